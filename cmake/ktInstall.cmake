@@ -1,0 +1,15 @@
+# Installs kt's headers, the kt::kt target and a ktConfig.cmake that finds Kokkos.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/kt" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+install(TARGETS kt EXPORT ktTargets)
+install(EXPORT ktTargets NAMESPACE kt:: DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/kt")
+
+configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/ktConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/ktConfig.cmake"
+  INSTALL_DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/kt")
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/ktConfigVersion.cmake"
+  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES "${PROJECT_BINARY_DIR}/ktConfig.cmake" "${PROJECT_BINARY_DIR}/ktConfigVersion.cmake"
+  DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/kt")

@@ -1,0 +1,169 @@
+#pragma once
+// The one allocator layer every kt allocation goes through: counts bytes per memory space
+// and, when caching is on, keeps freed blocks in size-binned free lists for reuse.
+
+#include "kt/core/error.hpp"
+#include "kt/core/impl/format.hpp"
+#include "kt/core/memory_stats.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <mutex>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+namespace kt::impl {
+
+/// A block handed out by the allocator: the pointer and the size it really occupies.
+struct Block {
+  void* ptr = nullptr;
+  std::size_t bytes = 0;
+};
+
+/// Size bins: 512-byte granules up to 4 KiB, then four bins per power of two, so a cached
+/// block wastes at most 25% while sizes that recur in training loops hit the same bin.
+inline std::size_t bin_size(std::size_t bytes) {
+  constexpr std::size_t granule = 512;
+  if (bytes <= 4096) return (bytes + granule - 1) / granule * granule;
+  std::size_t power = 4096;
+  while (power * 2 <= bytes && power < (std::size_t(1) << 62)) power *= 2;
+  const std::size_t step = power / 4;
+  const std::size_t rounded = (bytes + step - 1) / step * step;
+  return rounded < bytes ? bytes : rounded;  // overflow: no rounding for absurd sizes
+}
+
+template <class MemSpace>
+constexpr bool caching_default() {
+  // Host memory is cheap to allocate; device memory (cudaMalloc synchronises) is not.
+  return !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+}
+
+template <class MemSpace>
+class Allocator {
+public:
+  /// Leaked on purpose, like RuntimeState: it must outlive tensors in static storage.
+  static Allocator& instance() {
+    static Allocator* allocator = new Allocator();
+    return *allocator;
+  }
+
+  /// Returns a block of at least `bytes` (> 0) bytes; throws kt::Error when memory runs out.
+  Block allocate(std::size_t bytes, const char* label) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.num_allocs;
+    Block block{nullptr, caching_ ? bin_size(bytes) : bytes};
+    if (caching_) {
+      auto it = free_.find(block.bytes);
+      if (it != free_.end() && !it->second.empty()) {
+        block.ptr = it->second.back();
+        it->second.pop_back();
+        ++stats_.num_cache_hits;
+        count_allocated(block.bytes);
+        return block;
+      }
+    }
+    std::string failure;
+    if (!try_system_allocate(block, label, failure) && stats_.cached() > 0) {
+      empty_cache_locked();  // like PyTorch: give back the cache and retry once
+      try_system_allocate(block, label, failure);
+    }
+    if (block.ptr == nullptr) {
+      ++stats_.num_oom;
+      KT_THROW("kt: out of memory in ", MemSpace::name(), ": cannot allocate ",
+               format_bytes(bytes), " for '", label, "'; currently allocated ",
+               format_bytes(stats_.allocated), ", reserved ", format_bytes(stats_.reserved),
+               ". Free tensors or call kt::empty_cache<Device>(). (", failure, ")");
+    }
+    count_allocated(block.bytes);
+    return block;
+  }
+
+  void deallocate(Block block) noexcept {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stats_.allocated -= block.bytes;
+    if (caching_ && block.bytes == bin_size(block.bytes)) {
+      free_[block.bytes].push_back(block.ptr);
+    } else {
+      system_deallocate(block);
+    }
+  }
+
+  void empty_cache() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    empty_cache_locked();
+  }
+
+  MemoryStats stats() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return stats_;
+  }
+
+  void reset_peak() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stats_.peak_allocated = stats_.allocated;
+    stats_.peak_reserved = stats_.reserved;
+  }
+
+  void set_caching(bool enabled) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    caching_ = enabled;
+    if (!enabled) empty_cache_locked();
+  }
+
+  bool caching() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return caching_;
+  }
+
+private:
+  // Cached blocks must go back before Kokkos finalises, whoever finalises it.
+  Allocator() {
+    Kokkos::push_finalize_hook([this] { empty_cache(); });
+  }
+
+  void count_allocated(std::size_t bytes) {
+    stats_.allocated += bytes;
+    stats_.peak_allocated = std::max(stats_.peak_allocated, stats_.allocated);
+  }
+
+  bool try_system_allocate(Block& block, const char* label, std::string& failure) {
+    KT_REQUIRE(Kokkos::is_initialized(), "kt: cannot allocate '", label, "' in ",
+               MemSpace::name(), ": Kokkos is not initialised; create a kt::Runtime first");
+    try {
+      block.ptr = MemSpace().allocate(label, block.bytes);
+    } catch (const std::exception& e) {  // Kokkos reports allocation failures by throwing
+      failure = e.what();
+      block.ptr = nullptr;
+    }
+    if (block.ptr == nullptr) return false;
+    ++stats_.num_system_allocs;
+    stats_.reserved += block.bytes;
+    stats_.peak_reserved = std::max(stats_.peak_reserved, stats_.reserved);
+    return true;
+  }
+
+  void system_deallocate(Block block) noexcept {
+    MemSpace().deallocate(block.ptr, block.bytes);
+    stats_.reserved -= block.bytes;
+  }
+
+  void empty_cache_locked() {
+    for (auto& [bytes, blocks] : free_) {
+      for (void* ptr : blocks) system_deallocate(Block{ptr, bytes});
+      blocks.clear();
+    }
+    free_.clear();
+  }
+
+  mutable std::mutex mutex_;
+  std::unordered_map<std::size_t, std::vector<void*>> free_;
+  MemoryStats stats_;
+  bool caching_ = caching_default<MemSpace>();
+};
+
+}  // namespace kt::impl

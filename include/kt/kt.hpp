@@ -1,0 +1,23 @@
+#pragma once
+/// \file kt/kt.hpp
+/// Everything kt offers, in one include.
+///
+///     #include <kt/kt.hpp>
+///     int main(int argc, char* argv[]) {
+///       kt::Runtime runtime(argc, argv);
+///       auto x = kt::randn<float>({2, 3}, /*seed=*/0);   // on kt::DefaultDevice
+///       std::cout << kt::sum(x * x) << "\n";
+///     }
+
+#include "kt/core/device.hpp"
+#include "kt/core/dtype.hpp"
+#include "kt/core/error.hpp"
+#include "kt/core/memory.hpp"
+#include "kt/core/profiling.hpp"
+#include "kt/core/runtime.hpp"
+#include "kt/tensor/elementwise.hpp"
+#include "kt/tensor/factories.hpp"
+#include "kt/tensor/random.hpp"
+#include "kt/tensor/shape.hpp"
+#include "kt/tensor/tensor.hpp"
+#include "kt/tensor/unary.hpp"

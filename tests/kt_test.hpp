@@ -1,0 +1,110 @@
+#pragma once
+// Shared helpers of kt's tests: the device lists that TEST_CASE_TEMPLATE runs over, readable
+// names for them, and per-dtype tolerances.
+
+#include <doctest/doctest.h>
+
+#include <kt/kt.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kt_test {
+
+/// A (device, dtype) pair for tests typed over both.
+template <class D, class T>
+struct Case {
+  using device = D;
+  using dtype = T;
+};
+
+/// Absolute/relative tolerance for comparing results computed in T with a double reference.
+template <class T>
+constexpr double tolerance() {
+  if constexpr (std::is_same_v<T, double>) return 1e-12;
+  else if constexpr (std::is_same_v<T, float>) return 1e-5;
+  else if constexpr (std::is_same_v<T, kt::half>) return 2e-3;
+  else if constexpr (std::is_same_v<T, kt::bfloat16>) return 1.6e-2;
+  else return 0;
+}
+
+/// |a - b| <= tol * max(1, |b|), element by element; reports the first mismatch.
+template <class T>
+bool all_close(const std::vector<T>& got, const std::vector<double>& want, double tol = tolerance<T>()) {
+  if (got.size() != want.size()) {
+    MESSAGE("size mismatch: got ", got.size(), ", want ", want.size());
+    return false;
+  }
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double g = static_cast<double>(static_cast<kt::compute_t<T>>(got[i]));
+    if (!(std::abs(g - want[i]) <= tol * std::max(1.0, std::abs(want[i])))) {
+      MESSAGE("element ", i, ": got ", g, ", want ", want[i]);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The error message of `f()`'s kt::Error, or "" when it throws none.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const kt::Error& e) {
+    return e.message();
+  }
+  return "";
+}
+
+}  // namespace kt_test
+
+TYPE_TO_STRING_AS("Serial", Kokkos::Serial);
+#if defined(KOKKOS_ENABLE_OPENMP)
+TYPE_TO_STRING_AS("OpenMP", Kokkos::OpenMP);
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+TYPE_TO_STRING_AS("Cuda", Kokkos::Cuda);
+#endif
+
+#define KT_CASE_NAMES(D, name)                                                      \
+  TYPE_TO_STRING_AS(name "/float32", kt_test::Case<D, float>);                      \
+  TYPE_TO_STRING_AS(name "/float64", kt_test::Case<D, double>);                     \
+  TYPE_TO_STRING_AS(name "/float16", kt_test::Case<D, kt::half>);                   \
+  TYPE_TO_STRING_AS(name "/bfloat16", kt_test::Case<D, kt::bfloat16>);              \
+  TYPE_TO_STRING_AS(name "/int32", kt_test::Case<D, std::int32_t>);                 \
+  TYPE_TO_STRING_AS(name "/int64", kt_test::Case<D, std::int64_t>);                 \
+  TYPE_TO_STRING_AS(name "/uint8", kt_test::Case<D, std::uint8_t>)
+
+KT_CASE_NAMES(Kokkos::Serial, "Serial");
+#if defined(KOKKOS_ENABLE_OPENMP)
+KT_CASE_NAMES(Kokkos::OpenMP, "OpenMP");
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+KT_CASE_NAMES(Kokkos::Cuda, "Cuda");
+#endif
+
+// The devices every typed test runs on: all that are compiled in.
+#if defined(KOKKOS_ENABLE_CUDA)
+#define KT_CUDA_DEVICE , Kokkos::Cuda
+#define KT_CUDA_CASES(T) , kt_test::Case<Kokkos::Cuda, T>
+#else
+#define KT_CUDA_DEVICE
+#define KT_CUDA_CASES(T)
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+#define KT_OPENMP_DEVICE , Kokkos::OpenMP
+#define KT_OPENMP_CASES(T) , kt_test::Case<Kokkos::OpenMP, T>
+#else
+#define KT_OPENMP_DEVICE
+#define KT_OPENMP_CASES(T)
+#endif
+
+#define KT_DEVICES Kokkos::Serial KT_OPENMP_DEVICE KT_CUDA_DEVICE
+/// Every device x one dtype.
+#define KT_CASES(T) kt_test::Case<Kokkos::Serial, T> KT_OPENMP_CASES(T) KT_CUDA_CASES(T)
+/// Every device x the floating dtypes computed natively (float, double).
+#define KT_FLOAT_CASES KT_CASES(float), KT_CASES(double)
+/// Every device x every floating dtype, 16-bit included.
+#define KT_ALL_FLOAT_CASES KT_FLOAT_CASES, KT_CASES(kt::half), KT_CASES(kt::bfloat16)
