@@ -9,6 +9,7 @@
 /// The PyTorch-to-kt table is in docs/devices.md.
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/memory_space_name.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -110,7 +111,7 @@ DeviceInfo device_info() {
              ">: Kokkos is not initialised; create a kt::Runtime first");
   DeviceInfo info;
   info.name = D::name();
-  info.memory_space = memory_space_t<D>::name();
+  info.memory_space = impl::memory_space_name<memory_space_t<D>>();
   info.concurrency = static_cast<int>(D().concurrency());
   info.is_gpu = !is_host_accessible_v<D>;
   info.total_memory = impl::host_physical_memory();

@@ -46,9 +46,13 @@ using result_t = std::conditional_t<std::is_same_v<R, same_dtype>, T, R>;
   auto name(const Tensor<T1, D1>& a, const Tensor<T2, D2>& b) {                                    \
     KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, opname);                                                 \
     KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, opname);                                                  \
-    KT_PROFILE_REGION(opname);                                                                     \
-    if constexpr (std::is_same_v<impl::op::Op, impl::op::Div>) impl::require_no_zero(opname, b);  \
-    return impl::binary_map<impl::result_t<R, T1>>(opname, a, b, impl::op::Op{});                                      \
+    if constexpr (!std::is_same_v<D1, D2> || !std::is_same_v<T1, T2>) {                           \
+      return a; /* unreachable: the static_asserts above already failed */                       \
+    } else {                                                                                       \
+      KT_PROFILE_REGION(opname);                                                                   \
+      if constexpr (std::is_same_v<impl::op::Op, impl::op::Div>) impl::require_no_zero(opname, b); \
+      return impl::binary_map<impl::result_t<R, T1>>(opname, a, b, impl::op::Op{});               \
+    }                                                                                              \
   }                                                                                                \
   template <class T, class D, class S, class = std::enable_if_t<impl::is_scalar_v<S>>>             \
   auto name(const Tensor<T, D>& a, S s) {                                                          \
@@ -89,9 +93,11 @@ KT_DEFINE_BINARY(operator>=, "kt::operator>=", Ge, std::uint8_t)
   const Tensor<T1, D1>& operator sym(const Tensor<T1, D1>& a, const Tensor<T2, D2>& b) {        \
     KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, opname);                                              \
     KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, opname);                                               \
-    KT_PROFILE_REGION(opname);                                                                  \
-    if constexpr (std::is_same_v<impl::op::Op, impl::op::Div>) impl::require_no_zero(opname, b); \
-    impl::binary_inplace(opname, a, b, impl::op::Op{});                                         \
+    if constexpr (std::is_same_v<D1, D2> && std::is_same_v<T1, T2>) {                           \
+      KT_PROFILE_REGION(opname);                                                                \
+      if constexpr (std::is_same_v<impl::op::Op, impl::op::Div>) impl::require_no_zero(opname, b); \
+      impl::binary_inplace(opname, a, b, impl::op::Op{});                                       \
+    }                                                                                           \
     return a;                                                                                   \
   }                                                                                             \
   template <class T, class D, class S, class = std::enable_if_t<impl::is_scalar_v<S>>>          \

@@ -88,9 +88,9 @@ Tensor<T, D> linspace(double start, double end, std::int64_t steps) {
   Tensor<T, D> out(Shape{steps});
   const auto v = out.view();
   const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
-  const auto half = steps / 2;
   // Like PyTorch: the first half counts up from start, the second down from end, so both
-  // ends are exact.
+  // ends are exact (a single step is `start`).
+  const auto half = steps == 1 ? 1 : steps / 2;
   Kokkos::parallel_for("kt::linspace", Kokkos::RangePolicy<D>(0, v.extent(0)),
                        KOKKOS_LAMBDA(std::size_t i) {
                          const auto k = static_cast<std::int64_t>(i);

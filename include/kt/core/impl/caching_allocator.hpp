@@ -4,6 +4,7 @@
 
 #include "kt/core/error.hpp"
 #include "kt/core/impl/format.hpp"
+#include "kt/core/impl/memory_space_name.hpp"
 #include "kt/core/memory_stats.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -74,7 +75,7 @@ public:
     }
     if (block.ptr == nullptr) {
       ++stats_.num_oom;
-      KT_THROW("kt: out of memory in ", MemSpace::name(), ": cannot allocate ",
+      KT_THROW("kt: out of memory in ", memory_space_name<MemSpace>(), ": cannot allocate ",
                format_bytes(bytes), " for '", label, "'; currently allocated ",
                format_bytes(stats_.allocated), ", reserved ", format_bytes(stats_.reserved),
                ". Free tensors or call kt::empty_cache<Device>(). (", failure, ")");
@@ -133,7 +134,7 @@ private:
 
   bool try_system_allocate(Block& block, const char* label, std::string& failure) {
     KT_REQUIRE(Kokkos::is_initialized(), "kt: cannot allocate '", label, "' in ",
-               MemSpace::name(), ": Kokkos is not initialised; create a kt::Runtime first");
+               memory_space_name<MemSpace>(), ": Kokkos is not initialised; create a kt::Runtime first");
     try {
       block.ptr = MemSpace().allocate(label, block.bytes);
     } catch (const std::exception& e) {  // Kokkos reports allocation failures by throwing

@@ -5,9 +5,19 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <string>
 #include <type_traits>
 
 namespace kt {
+
+namespace impl {
+/// "(2, -1, 4)" for a list of extents that may not form a valid Shape.
+inline std::string dims_str(const std::vector<std::int64_t>& dims) {
+  std::string s = "(";
+  for (std::size_t d = 0; d < dims.size(); ++d) s += (d ? ", " : "") + std::to_string(dims[d]);
+  return s + ")";
+}
+}  // namespace impl
 
 template <class T, class Device>
 Tensor<T, Device> Tensor<T, Device>::reshape(const std::vector<std::int64_t>& dims) const {
@@ -18,7 +28,7 @@ Tensor<T, Device> Tensor<T, Device>::reshape(const std::vector<std::int64_t>& di
   for (std::size_t d = 0; d < out.size(); ++d) {
     if (out[d] == -1) {
       KT_REQUIRE(inferred < 0, "kt::Tensor::reshape: only one dimension can be -1, got ",
-                 Shape(dims.size() <= 6 ? dims : std::vector<std::int64_t>{}).str());
+                 impl::dims_str(dims));
       inferred = static_cast<int>(d);
     } else {
       KT_REQUIRE(out[d] >= 0, "kt::Tensor::reshape: negative extent ", out[d], " in dimension ", d);

@@ -1,0 +1,34 @@
+// kt::Runtime's lifetime rules, tested in a process that starts without Kokkos (this
+// executable has doctest's own main, not tests/main.cpp).
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <kt/kt.hpp>
+
+#include <optional>
+
+TEST_CASE("Runtime finalises Kokkos only after the last tensor is released") {
+  REQUIRE_FALSE(Kokkos::is_initialized());
+  std::optional<kt::Tensor<float, kt::DefaultDevice>> survivor;
+  {
+    kt::Runtime runtime(kt::RuntimeOptions().threads(2));
+    CHECK(runtime.owns_kokkos());
+    CHECK(Kokkos::is_initialized());
+#if defined(KOKKOS_ENABLE_OPENMP) && !defined(KOKKOS_ENABLE_CUDA)
+    CHECK(kt::DefaultDevice().concurrency() == 2);  // RuntimeOptions().threads(2) took effect
+#endif
+    survivor = kt::full<float, kt::DefaultDevice>({4}, 2.5f);
+    {
+      kt::Runtime nested;  // Kokkos is already up: this guard leaves it alone
+      CHECK_FALSE(nested.owns_kokkos());
+    }
+    CHECK(Kokkos::is_initialized());
+  }
+  // The Runtime is gone but a tensor lives: Kokkos must still be up and the tensor usable.
+  CHECK(Kokkos::is_initialized());
+  CHECK(kt::impl::RuntimeState::instance().finalize_pending());
+  CHECK(survivor->to_vector()[3] == 2.5f);
+  survivor.reset();  // the last allocation goes: now Kokkos finalises
+  CHECK_FALSE(Kokkos::is_initialized());
+  CHECK_FALSE(kt::impl::RuntimeState::instance().finalize_pending());
+}
