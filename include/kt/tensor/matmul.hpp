@@ -1,0 +1,51 @@
+#pragma once
+/// \file kt/tensor/matmul.hpp
+/// Matrix products (`torch.matmul`): (M, K) x (K, N) -> (M, N); batched (B, M, K) x (B, K, N)
+/// -> (B, M, N); and a 2-D operand or a batch of 1 broadcast against the other's batch, e.g.
+/// (B, M, K) x (K, N) -> (B, M, N). Both tensors must be on one device and of one dtype —
+/// mixing does not compile, and the message says to call `.to<...>()`. kt::half and
+/// kt::bfloat16 multiply in fp32 and round once (mixed-precision GEMM); double accumulates in
+/// double; integer dtypes accumulate in int64 and wrap to T.
+///
+///     auto x = kt::randn<float>({64, 784}, /*seed=*/0);
+///     auto w = kt::randn<float>({784, 10}, /*seed=*/1);
+///     auto y = kt::matmul(x, w);                       // (64, 10)
+///     kt::OpenMP exec;                                 // or a Cuda stream's instance
+///     auto z = kt::matmul(exec, x.to<kt::OpenMP>(), w.to<kt::OpenMP>());
+
+#include "kt/tensor/impl/matmul_impl.hpp"
+#include "kt/tensor/impl/same_device.hpp"
+#include "kt/tensor/tensor.hpp"
+
+#include <type_traits>
+
+namespace kt {
+
+/// `matmul(a, b)` ordered on the execution-space instance `exec` (a CUDA stream on GPUs);
+/// fence `exec` before reading the result from elsewhere.
+template <class ExecSpace, class T1, class D1, class T2, class D2>
+Tensor<T1, D1> matmul(const ExecSpace& exec, const Tensor<T1, D1>& a, const Tensor<T2, D2>& b) {
+  KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, "kt::matmul");
+  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::matmul");
+  static_assert(std::is_same_v<ExecSpace, D1>,
+                "kt::matmul(exec, a, b): exec must be an instance of the tensors' device");
+  KT_PROFILE_REGION("kt::matmul");
+  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<T1, T2> && std::is_same_v<ExecSpace, D1>)
+    return impl::matmul(exec, a, b);
+  else
+    return {};  // unreachable: a static_assert above has failed
+}
+
+/// The product of a and b on their device's default instance.
+template <class T1, class D1, class T2, class D2>
+Tensor<T1, D1> matmul(const Tensor<T1, D1>& a, const Tensor<T2, D2>& b) {
+  KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, "kt::matmul");
+  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::matmul");
+  KT_PROFILE_REGION("kt::matmul");
+  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<T1, T2>)
+    return impl::matmul(D1(), a, b);
+  else
+    return {};  // unreachable: a static_assert above has failed
+}
+
+}  // namespace kt
