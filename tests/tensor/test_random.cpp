@@ -81,3 +81,18 @@ TEST_CASE_TEMPLATE("seeds and generator draws give different streams", D, KT_DEV
   CHECK(kt_test::error_of([] { kt::rand<float, D>({2}, 0, 1, 0); }) == "kt::rand: low (1) must not exceed high (0)");
   CHECK(kt_test::error_of([] { kt::randn<float, D>({2}, 0, 0, -1); }) == "kt::randn: stddev must be non-negative, got -1");
 }
+
+TEST_CASE_TEMPLATE("rand stays below high even where rounding would reach it", TestCase, KT_ALL_FLOAT_CASES) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  // In 16 bits, most u in [1 - 2^-11, 1) round to 1.0: without a cap ~1 in 2000 values would be 1.
+  const auto u = kt::rand<T, D>({100000}, 17).to_vector();
+  const auto w = kt::rand<T, D>({100000}, 18, -3, -2).to_vector();
+  std::int64_t outside = 0;
+  for (const T& x : u) outside += !(double(x) >= 0 && double(x) < 1);
+  for (const T& x : w) outside += !(double(x) >= -3 && double(x) < -2);
+  CHECK(outside == 0);
+  CHECK(double(kt::impl::largest_below<T>(1.0)) < 1.0);
+  CHECK(double(kt::impl::next_down(kt::impl::largest_below<T>(1.0))) < double(kt::impl::largest_below<T>(1.0)));
+  CHECK(kt::rand<T, D>({3}, 1, 5, 5).to_vector() == std::vector<T>(3, T(5)));  // an empty interval: low
+}

@@ -12,7 +12,9 @@
 #include "kt/tensor/impl/philox.hpp"
 #include "kt/tensor/tensor.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace kt {
 
@@ -35,8 +37,11 @@ namespace impl {
 
 // Each Philox block of four 32-bit words yields four floats or two doubles; element i lives
 // in block i / per_block, so the result does not depend on how threads split the work.
+// `upper` caps every value (after rounding to T): rand's results must stay below `high` even
+// when low + (high - low) * u rounds up to it, which happens in float and often in 16 bits.
 template <class T, class D, class Fill>
-Tensor<T, D> random_fill(const char* label, const Shape& shape, Generator& gen, Fill fill) {
+Tensor<T, D> random_fill(const char* label, const Shape& shape, Generator& gen, Fill fill,
+                         T upper = std::numeric_limits<T>::max()) {
   KT_PROFILE_REGION(label);
   Tensor<T, D> out(shape);
   const auto v = out.view();
@@ -47,10 +52,32 @@ Tensor<T, D> random_fill(const char* label, const Shape& shape, Generator& gen, 
                        KOKKOS_LAMBDA(std::int64_t block) {
                          compute_t<T> values[4];
                          fill(philox_block(seed, offset, static_cast<std::uint64_t>(block)), values);
-                         for (std::int64_t k = 0; k < per_block && block * per_block + k < n; ++k)
-                           v(static_cast<std::size_t>(block * per_block + k)) = static_cast<T>(values[k]);
+                         for (std::int64_t k = 0; k < per_block && block * per_block + k < n; ++k) {
+                           const T value = static_cast<T>(values[k]);
+                           v(static_cast<std::size_t>(block * per_block + k)) = value < upper ? value : upper;
+                         }
                        });
   return out;
+}
+
+/// The next representable T below t.
+template <class T>
+T next_down(T t) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) {
+    const float v = static_cast<float>(t);  // both are sign-magnitude bit patterns
+    const std::uint16_t bits = t.to_bits();
+    return T::from_bits(static_cast<std::uint16_t>(v > 0 ? bits - 1 : (v == 0 ? 0x8001 : bits + 1)));
+  } else {
+    return std::nextafter(t, -std::numeric_limits<T>::infinity());
+  }
+}
+
+/// The largest T strictly below `high`.
+template <class T>
+T largest_below(double high) {
+  T t = static_cast<T>(static_cast<compute_t<T>>(high));
+  while (!(static_cast<double>(static_cast<compute_t<T>>(t)) < high)) t = next_down(t);
+  return t;
 }
 
 template <class C>
@@ -94,7 +121,8 @@ Tensor<T, D> rand(const Shape& shape, Generator& gen, double low = 0, double hig
   static_assert(is_floating_dtype_v<T>, "kt::rand: T must be a floating dtype");
   KT_REQUIRE(low <= high, "kt::rand: low (", low, ") must not exceed high (", high, ")");
   using C = compute_t<T>;
-  return impl::random_fill<T, D>("kt::rand", shape, gen, impl::UniformFill<C>{C(low), C(high)});
+  return impl::random_fill<T, D>("kt::rand", shape, gen, impl::UniformFill<C>{C(low), C(high)},
+                                 low < high ? impl::largest_below<T>(high) : static_cast<T>(C(high)));
 }
 
 template <class T, class D = DefaultDevice>
