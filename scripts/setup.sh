@@ -16,7 +16,7 @@ jobs=$(nproc)
 
 packages=(
   build-essential cmake ccache git pkg-config
-  libeigen3-dev doctest-dev libbenchmark-dev libopenblas-dev
+  libeigen3-dev doctest-dev libbenchmark-dev libopenblas-dev libopenblas-openmp-dev
   libopenmpi-dev openmpi-bin nlohmann-json3-dev zlib1g-dev
   dataset-fashion-mnist
 )

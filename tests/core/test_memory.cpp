@@ -61,8 +61,8 @@ TEST_CASE_TEMPLATE("the caching allocator serves repeated sizes without the syst
   CHECK(emptied.reserved == emptied.allocated);
 }
 
-TEST_CASE("caching is off by default for host memory and on for GPU memory") {
-  CHECK(kt::impl::caching_default<Kokkos::HostSpace>() == false);
+TEST_CASE("caching is on by default and can be switched off") {
+  CHECK(kt::impl::caching_default<Kokkos::HostSpace>() == true);
 #if defined(KOKKOS_ENABLE_CUDA)
   CHECK(kt::impl::caching_default<Kokkos::CudaSpace>() == true);
 #endif

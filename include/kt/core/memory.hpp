@@ -33,8 +33,8 @@ void empty_cache() {
   impl::Allocator<memory_space_t<D>>::instance().empty_cache();
 }
 
-/// Turns the caching allocator on or off for D's memory space. It is on by default for
-/// device (GPU) memory and off for host memory. Turning it off empties the cache.
+/// Turns the caching allocator on or off for D's memory space (on by default: see
+/// kt/core/impl/caching_allocator.hpp for why). Turning it off empties the cache.
 template <class D>
 void set_caching_enabled(bool enabled) {
   static_assert(is_device_v<D>, "kt::set_caching_enabled: D is not a Kokkos execution space");

@@ -14,10 +14,19 @@ namespace kt {
 /// from Kokkos 4.0 on; push/pop exist in every version, so kt wraps them in RAII.)
 class ScopedRegion {
 public:
-  explicit ScopedRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
-  ~ScopedRegion() { Kokkos::Profiling::popRegion(); }
+  /// Costs one branch when no Kokkos Tools library is loaded (no string is built).
+  explicit ScopedRegion(const char* name) : active_(Kokkos::Profiling::profileLibraryLoaded()) {
+    if (active_) Kokkos::Profiling::pushRegion(name);
+  }
+  explicit ScopedRegion(const std::string& name) : ScopedRegion(name.c_str()) {}
+  ~ScopedRegion() {
+    if (active_) Kokkos::Profiling::popRegion();
+  }
   ScopedRegion(const ScopedRegion&) = delete;
   ScopedRegion& operator=(const ScopedRegion&) = delete;
+
+private:
+  bool active_;
 };
 
 }  // namespace kt

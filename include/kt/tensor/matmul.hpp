@@ -12,8 +12,13 @@
 ///     auto y = kt::matmul(x, w);                       // (64, 10)
 ///     kt::OpenMP exec;                                 // or a Cuda stream's instance
 ///     auto z = kt::matmul(exec, x.to<kt::OpenMP>(), w.to<kt::OpenMP>());
+///     auto l = kt::matmul(x, w2, kt::MatmulOptions().transpose_b(true));   // x · w2ᵀ
+///
+/// Floating dtypes run through kt's GEMM dispatch (kt/backend/gemm.hpp): OpenBLAS or Eigen on
+/// the host, cuBLAS on Cuda, the portable Kokkos kernel anywhere.
 
 #include "kt/tensor/impl/matmul_impl.hpp"
+#include "kt/tensor/matmul_options.hpp"
 #include "kt/tensor/impl/same_device.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -24,28 +29,49 @@ namespace kt {
 /// `matmul(a, b)` ordered on the execution-space instance `exec` (a CUDA stream on GPUs);
 /// fence `exec` before reading the result from elsewhere.
 template <class ExecSpace, class T1, class D1, class T2, class D2>
-Tensor<T1, D1> matmul(const ExecSpace& exec, const Tensor<T1, D1>& a, const Tensor<T2, D2>& b) {
+Tensor<T1, D1> matmul(const ExecSpace& exec, const Tensor<T1, D1>& a, const Tensor<T2, D2>& b,
+                      const MatmulOptions& options = {}) {
   KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, "kt::matmul");
   KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::matmul");
   static_assert(std::is_same_v<ExecSpace, D1>,
                 "kt::matmul(exec, a, b): exec must be an instance of the tensors' device");
   KT_PROFILE_REGION("kt::matmul");
   if constexpr (std::is_same_v<D1, D2> && std::is_same_v<T1, T2> && std::is_same_v<ExecSpace, D1>)
-    return impl::matmul(exec, a, b);
+    return impl::matmul(exec, a, b, options);
   else
     return {};  // unreachable: a static_assert above has failed
 }
 
-/// The product of a and b on their device's default instance.
+/// The product op(a) · op(b) (options: transposes, alpha) on the device's default instance.
 template <class T1, class D1, class T2, class D2>
-Tensor<T1, D1> matmul(const Tensor<T1, D1>& a, const Tensor<T2, D2>& b) {
+Tensor<T1, D1> matmul(const Tensor<T1, D1>& a, const Tensor<T2, D2>& b, const MatmulOptions& options = {}) {
   KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, "kt::matmul");
   KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::matmul");
-  KT_PROFILE_REGION("kt::matmul");
   if constexpr (std::is_same_v<D1, D2> && std::is_same_v<T1, T2>)
-    return impl::matmul(D1(), a, b);
+    return matmul(D1(), a, b, options);
   else
     return {};  // unreachable: a static_assert above has failed
+}
+
+/// In place: out = beta * out + alpha * op(a) · op(b) (`torch.addmm_`, `baddbmm_`); out must
+/// have the product's shape. With beta(1) it accumulates, e.g. weight gradients.
+template <class T1, class D1, class T2, class D2, class T3, class D3>
+const Tensor<T1, D1>& addmm_(const Tensor<T1, D1>& out, const Tensor<T2, D2>& a, const Tensor<T3, D3>& b,
+                             const MatmulOptions& options = {}) {
+  KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, "kt::addmm_");
+  KT_STATIC_REQUIRE_SAME_DEVICE(D1, D3, "kt::addmm_");
+  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::addmm_");
+  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T3, "kt::addmm_");
+  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<D1, D3> && std::is_same_v<T1, T2> &&
+                std::is_same_v<T1, T3>) {
+    KT_PROFILE_REGION("kt::addmm_");
+    KT_REQUIRE(out.defined() && a.defined() && b.defined(), "kt::addmm_: an operand is undefined");
+    const auto d = impl::matmul_dims(a.shape(), b.shape(), options.trans_a(), options.trans_b());
+    KT_REQUIRE(out.shape() == d.out, "kt::addmm_: out has shape ", out.shape().str(),
+               " but the product of ", a.shape().str(), " and ", b.shape().str(), " has shape ", d.out.str());
+    impl::matmul_into(D1(), a, b, out, d, options);
+  }
+  return out;
 }
 
 }  // namespace kt

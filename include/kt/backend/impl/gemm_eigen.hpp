@@ -1,0 +1,51 @@
+#pragma once
+// GEMM through Eigen (host memory, float/double). Eigen is header-only and always present
+// when kt is configured with it (KT_ENABLE_EIGEN); its threads are OpenMP threads.
+
+#include "kt/backend/gemm_problem.hpp"
+
+#if defined(KT_ENABLE_EIGEN)
+#include <Eigen/Core>
+
+#include <type_traits>
+
+namespace kt::impl {
+
+inline constexpr bool have_eigen_gemm = true;
+
+template <class T>
+void gemm_eigen(const GemmProblem<T>& p, int threads) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "kt::impl::gemm_eigen: float and double only");
+  using Matrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using ConstMap = Eigen::Map<const Matrix, Eigen::Unaligned, Eigen::OuterStride<>>;
+  using Map = Eigen::Map<Matrix, Eigen::Unaligned, Eigen::OuterStride<>>;
+  Eigen::setNbThreads(threads);
+  const bool ta = p.trans_a == Transpose::Yes, tb = p.trans_b == Transpose::Yes;
+  for (std::int64_t i = 0; i < p.batch; ++i) {
+    const ConstMap a(p.a + i * p.stride_a, ta ? p.k : p.m, ta ? p.m : p.k, Eigen::OuterStride<>(p.lda));
+    const ConstMap b(p.b + i * p.stride_b, tb ? p.n : p.k, tb ? p.k : p.n, Eigen::OuterStride<>(p.ldb));
+    Map c(p.c + i * p.stride_c, p.m, p.n, Eigen::OuterStride<>(p.ldc));
+    if (p.beta == T(0)) c.setZero();  // BLAS semantics: beta == 0 ignores C, even NaN
+    else if (p.beta != T(1)) c *= p.beta;
+    // Each branch is one Eigen GEMM call with alpha folded in; no temporaries.
+    if (!ta && !tb) c.noalias() += p.alpha * a * b;
+    else if (!ta && tb) c.noalias() += p.alpha * a * b.transpose();
+    else if (ta && !tb) c.noalias() += p.alpha * a.transpose() * b;
+    else c.noalias() += p.alpha * a.transpose() * b.transpose();
+  }
+}
+
+}  // namespace kt::impl
+
+#else
+
+namespace kt::impl {
+inline constexpr bool have_eigen_gemm = false;
+template <class T>
+void gemm_eigen(const GemmProblem<T>&, int) {
+  KT_THROW("kt::gemm: the eigen back-end is not available (kt was configured without Eigen)");
+}
+}  // namespace kt::impl
+
+#endif

@@ -1,0 +1,252 @@
+#pragma once
+/// \file kt/backend/impl/gemm_kokkos.hpp
+/// kt's portable GEMM kernel: C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] (row-major) with
+/// Kokkos hierarchical parallelism only, so it runs on every execution space.
+///
+///     kt::GemmProblem<float> p;  /* m, n, k, pointers, lds as in gemm_problem.hpp */
+///     kt::impl::gemm_kokkos(Kokkos::OpenMP(), p);  // asynchronous on the instance
+///
+/// Design (Goto/BLIS blocking mapped onto a TeamPolicy):
+///  - The league runs over batch x (m/mc) x (n/nc) tiles of C; one team owns one C tile.
+///  - For each K block of KC, the team packs op(A) (mc x kc) and op(B) (kc x nc) into team
+///    scratch, converted to the accumulation type, as "micro-panels": MR rows (NR columns) of
+///    op(A) (op(B)) interleaved per k, so the micro-kernel streams two contiguous arrays.
+///    Rows/columns past the matrix edge are packed as zeros, so the micro-kernel never has an
+///    edge case (the wasted flops are at most one micro-tile row/column per tile).
+///  - Each thread owns MR x NR micro-tiles held in a fixed-size local array; its accumulators
+///    live in a scratch C tile (in the accumulation type) between K blocks, and the epilogue
+///    writes C = alpha * acc + beta * C once, rounding 16-bit outputs once.
+///  - Determinism: every C element is the sum over k = 0, 1, ..., K-1 in that order, one
+///    multiply-add at a time, in the same code whatever the tile sizes, thread count or
+///    schedule (K is never split across threads; the scratch tile stores exact accumulators).
+///    So results are bit-identical on Serial and OpenMP with any number of threads.
+
+#include "kt/backend/gemm_problem.hpp"
+#include "kt/core/dtype.hpp"
+#include "kt/core/profiling.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+namespace kt::impl {
+
+/// The type a GEMM accumulates in: the compute type of floating dtypes (fp32 for kt::half and
+/// kt::bfloat16, double for double), int64 for integers (as kt::matmul).
+template <class T>
+using gemm_acc_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, compute_t<T>>;
+
+// The host's SIMD register width and count, read from the compiler's target macros (no
+// intrinsics): they size the register block. Built without -march, x86-64 is SSE2.
+#if defined(__AVX512F__)
+inline constexpr int gemm_host_simd_bytes = 64, gemm_host_simd_regs = 32;
+#elif defined(__AVX__)
+inline constexpr int gemm_host_simd_bytes = 32, gemm_host_simd_regs = 16;
+#elif defined(__aarch64__)
+inline constexpr int gemm_host_simd_bytes = 16, gemm_host_simd_regs = 32;
+#else
+inline constexpr int gemm_host_simd_bytes = 16, gemm_host_simd_regs = 16;
+#endif
+
+/// Compile-time tile sizes of the kernel on execution space Exec for accumulator type Acc.
+/// MR x NR: one thread's register block; MC x NC: the largest C tile of a team; KC: the K block.
+template <class Exec, class Acc,
+          bool Host = Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible>
+struct GemmTiles {
+  // Host: one thread per team walks all micro-tiles of its C tile. NR = two SIMD registers of
+  // accumulators per row and MR rows use 2*MR of the registers, leaving room for the two B
+  // vectors and the A broadcast: 6 x 2 = 12 of 16 (AVX2/SSE), 12 x 2 = 24 of 32 (AVX-512).
+  static constexpr int simd = gemm_host_simd_bytes / int(sizeof(Acc)) > 0
+                                  ? gemm_host_simd_bytes / int(sizeof(Acc)) : 1;
+  static constexpr int MR = gemm_host_simd_regs >= 32 ? 12 : 6;
+  static constexpr int NR = 2 * simd;
+  // KC = 256: a B micro-panel (KC x NR, 16 KiB in fp32 AVX2) stays in a 32 KiB L1 while all
+  // the A micro-panels of the tile stream past it; the packed A block (MC x KC) is ~192 KiB,
+  // so it stays in a 512 KiB-1 MiB L2. NC = 512 amortises the A packing; the packed B block
+  // (KC x NC) streams from L2/L3 once per pass over the tile's rows.
+  static constexpr int KC = 256, MC = 32 * MR, NC = 32 * NR;
+  static constexpr int team_size = 1, vector_length = 1;
+  static constexpr int scratch_level = 1;  // level 0 is capped at 32 KiB on host back-ends
+  static constexpr int pad = 0;
+};
+
+template <class Exec, class Acc>
+struct GemmTiles<Exec, Acc, false> {
+  // GPU: a 64 x 64 C tile per team of 16 x 16 threads (team size 16 x vector length 16), each
+  // with a 4 x 4 register block; a K block of 16 keeps the packed tiles (2 x 4 KiB in fp32)
+  // and the fp32 C tile (16 KiB) inside the 48 KiB of shared memory with room for 2 teams/SM.
+  static constexpr int MR = 4, NR = 4, KC = 16, MC = 64, NC = 64;
+  static constexpr int team_size = 16, vector_length = 16;
+  static constexpr int scratch_level = 0;  // shared memory
+  // Threads with consecutive micro-panels read addresses one panel apart: padding a panel by
+  // 4 elements puts them in different shared-memory banks.
+  static constexpr int pad = 4;
+};
+
+/// Loads x as the accumulation type: through compute_t, so 16-bit values become exact floats.
+template <class Acc, class T>
+KOKKOS_FORCEINLINE_FUNCTION Acc gemm_load(const T& x) {
+  return static_cast<Acc>(static_cast<compute_t<T>>(x));
+}
+
+/// Packs rows [0, panels*R) x columns [0, kc) of X(r, c) = src[r*rs + c*cs] as micro-panels:
+/// dst[(r / R) * panel_stride + c * R + r % R], zero for r >= rows. Threads (and GPU lanes) run
+/// along whichever index is contiguous in memory, so global reads coalesce.
+template <int R, class Acc, class T, class Member>
+KOKKOS_INLINE_FUNCTION void gemm_pack(const Member& team, Acc* dst, const T* src, std::int64_t rs,
+                                      std::int64_t cs, int rows, int panels, int kc, int panel_stride) {
+  const auto put = [&](int r, int c) {
+    dst[(r / R) * panel_stride + c * R + r % R] =
+        r < rows ? gemm_load<Acc>(src[r * rs + c * cs]) : Acc(0);
+  };
+  if (cs == 1) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, panels * R), [&](int r) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kc), [&](int c) { put(r, c); });
+    });
+  } else {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kc), [&](int c) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, panels * R), [&](int r) { put(r, c); });
+    });
+  }
+}
+
+// Loop hints for the micro-kernel. Host GCC/Clang: unroll the MR rows completely but keep the
+// NR loop a loop, so that the *loop* vectorizer turns it into NR/simd vector FMAs whose
+// accumulators it then keeps in registers; fully unrolled, GCC 12 instead SLP-vectorizes the
+// k loop as a reduction with lane permutes and spills (~45 instead of ~90 GFLOP/s per core).
+// GPU: unroll everything, the register block is scalar registers.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("unroll")
+#define KT_IMPL_GEMM_UNROLL_COLS _Pragma("unroll")
+#elif defined(__GNUC__)
+#define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("GCC unroll 64")
+#define KT_IMPL_GEMM_UNROLL_COLS _Pragma("GCC unroll 1")
+#else
+#define KT_IMPL_GEMM_UNROLL_ROWS
+#define KT_IMPL_GEMM_UNROLL_COLS
+#endif
+
+/// c[MR][NR] (+)= a * b over kc packed steps: the register-blocked micro-kernel. Fixed-size
+/// arrays with the contiguous j innermost: per k step, NR/simd vector loads of b, MR
+/// broadcasts of a and MR*NR/simd vector FMAs on register accumulators.
+template <int MR, int NR, class Acc>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_micro(int kc, const Acc* KOKKOS_RESTRICT a,
+                                            const Acc* KOKKOS_RESTRICT b, Acc* KOKKOS_RESTRICT c,
+                                            bool first) {
+  Acc acc[MR][NR];
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NR; ++j) acc[i][j] = first ? Acc(0) : c[i * NR + j];
+  for (int l = 0; l < kc; ++l) {
+    KT_IMPL_GEMM_UNROLL_ROWS
+    for (int i = 0; i < MR; ++i) {
+      const Acc ai = a[l * MR + i];
+      KT_IMPL_GEMM_UNROLL_COLS
+      for (int j = 0; j < NR; ++j) acc[i][j] += ai * b[l * NR + j];
+    }
+  }
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NR; ++j) c[i * NR + j] = acc[i][j];
+}
+
+/// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] on `exec`; pointers in Exec's memory space.
+/// Asynchronous like any Kokkos kernel: fence `exec` before reading C on the host.
+template <class Exec, class T>
+void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
+  KT_PROFILE_REGION("kt::gemm_kokkos");
+  validate(p, "kt::gemm_kokkos");
+  if (p.m == 0 || p.n == 0 || p.batch == 0) return;
+  using Acc = gemm_acc_t<T>;
+  using Tiles = GemmTiles<Exec, Acc>;
+  constexpr int MR = Tiles::MR, NR = Tiles::NR, KC = Tiles::KC;
+  // Tile extents: on the host, split m and n into equal tiles of at most MC x NC (rounded up to
+  // whole micro-tiles) so threads get even work, and shrink the tiles of small problems until
+  // there are about 4 per thread. (Results do not depend on the tile sizes, see above.)
+  const auto split = [](std::int64_t len, std::int64_t max_tile, std::int64_t r) {
+    const std::int64_t tiles = (len + max_tile - 1) / max_tile;
+    return ((len + tiles - 1) / tiles + r - 1) / r * r;
+  };
+  std::int64_t mc = Tiles::MC, nc = Tiles::NC;
+  if (Tiles::team_size == 1) {
+    mc = split(p.m, Tiles::MC, MR);
+    nc = split(p.n, Tiles::NC, NR);
+    const std::int64_t want = 4 * std::int64_t(exec.concurrency());
+    const auto count = [&] { return (p.m + mc - 1) / mc * ((p.n + nc - 1) / nc) * p.batch; };
+    while (count() < want && (mc > 4 * MR || nc > 4 * NR)) {
+      if (mc >= nc / 2 && mc > 4 * MR) mc = split(p.m, mc / 2, MR);
+      else nc = split(p.n, nc / 2, NR);
+    }
+  }
+  const std::int64_t mt = (p.m + mc - 1) / mc, nt = (p.n + nc - 1) / nc;
+  KT_REQUIRE(mt * nt * p.batch <= std::int64_t(INT32_MAX), "kt::gemm_kokkos: too many tiles: ",
+             mt, " x ", nt, " x ", p.batch);
+  const int mcap = int(mc), ncap = int(nc);
+  // Scratch: packed A (mc x KC), packed B (KC x nc), C tile (mc x nc); +64 B to align each.
+  const int a_stride = KC * MR + Tiles::pad, b_stride = KC * NR + Tiles::pad;
+  const std::size_t a_len = std::size_t(mc / MR) * a_stride, b_len = std::size_t(nc / NR) * b_stride,
+                    c_len = std::size_t(mc) * std::size_t(nc);
+  const std::size_t bytes = (a_len + b_len + c_len) * sizeof(Acc) + 3 * 64;
+
+  // op(A)(i, l) = a[i*ars + l*acs]; op(B)(l, j) = b[j*brs + l*bcs] (B is packed as op(B)^T).
+  const bool ta = p.trans_a == Transpose::Yes, tb = p.trans_b == Transpose::Yes;
+  const std::int64_t ars = ta ? 1 : p.lda, acs = ta ? p.lda : 1;
+  const std::int64_t brs = tb ? p.ldb : 1, bcs = tb ? 1 : p.ldb;
+  const std::int64_t m = p.m, n = p.n, k = p.k, ldc = p.ldc;
+  const std::int64_t sa = p.stride_a, sb = p.stride_b, sc = p.stride_c;
+  const T* const a = p.a;
+  const T* const b = p.b;
+  T* const c = p.c;
+  const Acc alpha = Acc(p.alpha), beta = Acc(p.beta);
+
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Member = typename Policy::member_type;
+  const Policy policy = Policy(exec, int(mt * nt * p.batch), Tiles::team_size, Tiles::vector_length)
+                            .set_scratch_size(Tiles::scratch_level, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("kt::gemm_kokkos", policy, KOKKOS_LAMBDA(const Member& team) {
+    const std::int64_t t = team.league_rank();
+    const std::int64_t bi = t / (mt * nt), ti = t / nt % mt, tj = t % nt;
+    const std::int64_t i0 = ti * mcap, j0 = tj * ncap;
+    const int mcur = int(m - i0 < mcap ? m - i0 : mcap), ncur = int(n - j0 < ncap ? n - j0 : ncap);
+    const int mp = (mcur + MR - 1) / MR, np = (ncur + NR - 1) / NR;  // micro-panels in use
+    auto& scratch = team.team_scratch(Tiles::scratch_level);
+    Acc* const as = static_cast<Acc*>(scratch.get_shmem_aligned(a_len * sizeof(Acc), 64));
+    Acc* const bs = static_cast<Acc*>(scratch.get_shmem_aligned(b_len * sizeof(Acc), 64));
+    Acc* const cs = static_cast<Acc*>(scratch.get_shmem_aligned(c_len * sizeof(Acc), 64));
+    const T* const ab = a + bi * sa + i0 * ars;
+    const T* const bb = b + bi * sb + j0 * brs;
+    for (std::int64_t k0 = 0; k0 < k; k0 += KC) {
+      const int kc = int(k - k0 < KC ? k - k0 : KC);
+      gemm_pack<MR>(team, as, ab + k0 * acs, ars, acs, mcur, mp, kc, a_stride);
+      gemm_pack<NR>(team, bs, bb + k0 * bcs, brs, bcs, ncur, np, kc, b_stride);
+      team.team_barrier();
+      // jr outside, ir inside: on the host one B micro-panel stays in L1 for all of the tile's
+      // A micro-panels; on a GPU, team ranks take jr and vector lanes take ir.
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](int jr) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, mp), [&](int ir) {
+          gemm_micro<MR, NR>(kc, as + ir * a_stride, bs + jr * b_stride,
+                             cs + (std::int64_t(jr) * mp + ir) * (MR * NR), k0 == 0);
+        });
+      });
+      team.team_barrier();
+    }
+    // Epilogue: C = alpha * acc + beta * C, once per element; beta == 0 never reads C.
+    T* const cb = c + bi * sc + i0 * ldc + j0;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mcur), [&](int i) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
+        const Acc s = k > 0 ? cs[(std::int64_t(j / NR) * mp + i / MR) * (MR * NR) + (i % MR) * NR + j % NR]
+                            : Acc(0);
+        T& out = cb[i * ldc + j];
+        out = static_cast<T>(beta == Acc(0) ? alpha * s : alpha * s + beta * gemm_load<Acc>(out));
+      });
+    });
+  });
+}
+
+/// The same on the execution space's default instance.
+template <class Exec, class T>
+void gemm_kokkos(const GemmProblem<T>& p) {
+  gemm_kokkos(Exec(), p);
+}
+
+}  // namespace kt::impl

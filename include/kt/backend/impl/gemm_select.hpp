@@ -1,0 +1,65 @@
+#pragma once
+// Choosing a GEMM back-end and thread count: the size-based heuristic, and benchmark mode's
+// timing of every candidate on the first call per key (kt/backend/tuning.hpp).
+
+#include "kt/backend/gemm_problem.hpp"
+#include "kt/backend/impl/gemm_blas.hpp"
+#include "kt/backend/impl/gemm_eigen.hpp"
+#include "kt/backend/tuning.hpp"
+#include "kt/core/device.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+#include <vector>
+
+namespace kt::impl {
+
+/// True when the host libraries (BLAS, Eigen) can run this problem: host memory, float/double.
+template <class Exec, class T>
+inline constexpr bool host_library_ok_v =
+    is_host_accessible_v<Exec> && (std::is_same_v<T, float> || std::is_same_v<T, double>);
+
+/// Every (back-end, threads) pair that can run the problem on Exec.
+template <class Exec, class T>
+std::vector<tuning::impl::Choice> gemm_candidates(int concurrency) {
+  std::vector<tuning::impl::Choice> out;
+  std::vector<int> thread_counts{concurrency};
+  if (concurrency > 1) thread_counts.insert(thread_counts.begin(), 1);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16>)
+      out.push_back({GemmBackend::Cublas, concurrency, 0});
+    out.push_back({GemmBackend::Kokkos, concurrency, 0});
+    return out;
+  }
+#endif
+  for (int threads : thread_counts) {
+    if constexpr (host_library_ok_v<Exec, T>) {
+      if (have_blas_gemm) out.push_back({GemmBackend::Blas, threads, 0});
+      if (have_eigen_gemm) out.push_back({GemmBackend::Eigen, threads, 0});
+    }
+    out.push_back({GemmBackend::Kokkos, threads, 0});
+  }
+  return out;
+}
+
+/// The heuristic used without benchmark mode. Small products run on one thread (a parallel
+/// fork-join costs more than it saves below ~2 MFLOP); skinny ones (n or m < 32, e.g. a
+/// classifier's last layer) go to Eigen, which handles them better than OpenBLAS here; the
+/// rest to BLAS. Figures behind these thresholds: docs/performance.md.
+template <class Exec, class T>
+tuning::impl::Choice gemm_heuristic(const GemmProblem<T>& p, int concurrency) {
+  const int threads = p.flops() < 2.0e6 ? 1 : concurrency;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) return {GemmBackend::Cublas, concurrency, 0};
+#endif
+  if constexpr (host_library_ok_v<Exec, T>) {
+    const bool skinny = p.n < 32 || p.m < 32;
+    if (have_eigen_gemm && (skinny || !have_blas_gemm)) return {GemmBackend::Eigen, threads, 0};
+    if (have_blas_gemm) return {GemmBackend::Blas, threads, 0};
+  }
+  return {GemmBackend::Kokkos, threads, 0};
+}
+
+}  // namespace kt::impl

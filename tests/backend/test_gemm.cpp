@@ -1,0 +1,193 @@
+#include "kt_test.hpp"
+
+#include <kt/backend/gemm.hpp>
+
+namespace {
+
+// A row-major problem over host vectors, its naive double-precision reference and a runner.
+template <class T>
+struct Case {
+  std::int64_t m, n, k, batch;
+  kt::Transpose ta, tb;
+  double alpha, beta;
+  std::int64_t stride_a, stride_b;  // 0: broadcast one matrix
+  std::vector<T> a, b, c;
+
+  Case(std::int64_t m_, std::int64_t n_, std::int64_t k_, std::int64_t batch_, kt::Transpose ta_,
+       kt::Transpose tb_, double alpha_ = 1, double beta_ = 0, bool broadcast_b = false)
+      : m(m_), n(n_), k(k_), batch(batch_), ta(ta_), tb(tb_), alpha(alpha_), beta(beta_),
+        stride_a(m_ * k_), stride_b(broadcast_b ? 0 : k_ * n_) {
+    a = random(std::max<std::int64_t>(1, batch * m * k), 1);
+    b = random(std::max<std::int64_t>(1, (broadcast_b ? 1 : batch) * k * n), 2);
+    c = random(std::max<std::int64_t>(1, batch * m * n), 3);
+  }
+
+  static std::vector<T> random(std::int64_t count, std::uint64_t seed) {
+    return kt::rand<T, kt::Serial>({count}, seed, -1, 1).to_vector();
+  }
+
+  kt::GemmProblem<T> problem(const T* da, const T* db, T* dc) const {
+    kt::GemmProblem<T> p;
+    p.trans_a = ta;
+    p.trans_b = tb;
+    p.m = m, p.n = n, p.k = k, p.batch = batch;
+    p.a = da, p.lda = ta == kt::Transpose::Yes ? m : k, p.stride_a = stride_a;
+    p.b = db, p.ldb = tb == kt::Transpose::Yes ? k : n, p.stride_b = stride_b;
+    p.c = dc, p.ldc = n, p.stride_c = m * n;
+    p.alpha = static_cast<kt::compute_t<T>>(alpha);
+    p.beta = static_cast<kt::compute_t<T>>(beta);
+    return p;
+  }
+
+  std::vector<double> reference() const {
+    std::vector<double> out(static_cast<std::size_t>(batch * m * n));
+    const auto p = problem(nullptr, nullptr, nullptr);
+    for (std::int64_t q = 0; q < batch; ++q)
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+          double acc = 0;
+          for (std::int64_t l = 0; l < k; ++l) {
+            const double x = double(a[std::size_t(q * stride_a + (ta == kt::Transpose::Yes ? l * p.lda + i : i * p.lda + l))]);
+            const double y = double(b[std::size_t(q * stride_b + (tb == kt::Transpose::Yes ? j * p.ldb + l : l * p.ldb + j))]);
+            acc += x * y;
+          }
+          const std::size_t e = std::size_t(q * m * n + i * n + j);
+          out[e] = alpha * acc + (beta == 0 ? 0.0 : beta * double(c[e]));
+        }
+    return out;
+  }
+
+  template <class D>
+  std::vector<T> run(const kt::GemmOptions& options) const {
+    auto da = kt::from_host<T, D>(a), db = kt::from_host<T, D>(b), dc = kt::from_host<T, D>(c);
+    kt::gemm(D(), problem(da.data(), db.data(), dc.data()), options);
+    D().fence();
+    auto out = dc.to_vector();
+    out.resize(static_cast<std::size_t>(batch * m * n));
+    return out;
+  }
+};
+
+std::vector<kt::GemmBackend> host_backends() {
+  std::vector<kt::GemmBackend> out{kt::GemmBackend::Kokkos};
+  if (kt::impl::have_blas_gemm) out.push_back(kt::GemmBackend::Blas);
+  if (kt::impl::have_eigen_gemm) out.push_back(kt::GemmBackend::Eigen);
+  return out;
+}
+
+const kt::Transpose N = kt::Transpose::No, Tr = kt::Transpose::Yes;
+
+template <class T, class D>
+void check_all_backends(const Case<T>& c, double tol_scale = 1) {
+  const auto want = c.reference();
+  for (kt::GemmBackend backend : host_backends()) {
+    for (int threads : {1, 2}) {
+      CAPTURE(kt::to_string(backend));
+      CAPTURE(threads);
+      CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions().backend(backend).threads(threads)), want,
+                               tol_scale * kt_test::tolerance<T>() * std::sqrt(double(c.k) + 1)));
+    }
+  }
+  CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions()), want,
+                           tol_scale * kt_test::tolerance<T>() * std::sqrt(double(c.k) + 1)));
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("every back-end and transpose on odd shapes matches a double reference", TestCase,
+                   KT_FLOAT_CASES) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  const std::int64_t sizes[] = {1, 7, 33, 65};
+  for (auto ta : {N, Tr})
+    for (auto tb : {N, Tr})
+      for (std::int64_t m : sizes)
+        for (std::int64_t n : sizes)
+          for (std::int64_t k : {std::int64_t(1), std::int64_t(33), std::int64_t(257)}) {
+            CAPTURE(m);
+            CAPTURE(n);
+            CAPTURE(k);
+            CAPTURE(int(ta));
+            CAPTURE(int(tb));
+            check_all_backends<T, D>(Case<T>(m, n, k, 1, ta, tb));
+          }
+}
+
+TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-end", TestCase, KT_FLOAT_CASES) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  check_all_backends<T, D>(Case<T>(17, 9, 12, 1, N, N, 2.5, 0.5));
+  check_all_backends<T, D>(Case<T>(17, 9, 12, 1, Tr, Tr, -1, 1));
+  check_all_backends<T, D>(Case<T>(5, 6, 7, 4, N, Tr, 1, 0));
+  check_all_backends<T, D>(Case<T>(5, 6, 7, 3, Tr, N, 0.5, 2, /*broadcast_b=*/true));
+  check_all_backends<T, D>(Case<T>(257, 65, 33, 2, N, N));
+}
+
+TEST_CASE_TEMPLATE("zero-size dimensions and beta == 0 over NaN", TestCase, KT_FLOAT_CASES) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  for (kt::GemmBackend backend : host_backends()) {
+    CAPTURE(kt::to_string(backend));
+    const auto options = kt::GemmOptions().backend(backend);
+    Case<T> k0(3, 4, 0, 2, N, N, 1, 0.5);  // k == 0: C = beta * C
+    const auto got = k0.template run<D>(options);
+    for (std::size_t e = 0; e < got.size(); ++e) CHECK(double(got[e]) == doctest::Approx(0.5 * double(k0.c[e])));
+    Case<T> m0(0, 4, 3, 1, N, N);
+    CHECK(m0.template run<D>(options).empty());
+    Case<T> nan(4, 3, 5, 1, N, Tr);
+    std::fill(nan.c.begin(), nan.c.end(), std::numeric_limits<T>::quiet_NaN());
+    CHECK(kt_test::all_close(nan.template run<D>(options), nan.reference()));
+  }
+}
+
+TEST_CASE("the raw interface validates its leading dimensions and back-ends") {
+  std::vector<float> a(6), b(6), c(4);
+  kt::GemmProblem<float> p;
+  p.m = 2, p.n = 2, p.k = 3, p.a = a.data(), p.lda = 2, p.b = b.data(), p.ldb = 2, p.c = c.data(), p.ldc = 2;
+  CHECK(kt_test::error_of([&] { kt::gemm(kt::Serial(), p); }) == "kt::gemm: lda=2 is smaller than A's row length 3");
+  p.lda = 3;
+  p.m = -1;
+  CHECK(kt_test::error_of([&] { kt::gemm(kt::Serial(), p); }).find("kt::gemm: negative size m=-1") == 0);
+  std::vector<kt::half> h(6);
+  kt::GemmProblem<kt::half> ph;
+  ph.m = 2, ph.n = 2, ph.k = 1, ph.a = h.data(), ph.lda = 1, ph.b = h.data(), ph.ldb = 2, ph.c = h.data(), ph.ldc = 2;
+  CHECK(kt_test::error_of([&] { kt::gemm(kt::Serial(), ph, kt::GemmOptions().backend(kt::GemmBackend::Eigen)); }) ==
+        "kt::gemm: the eigen back-end cannot run a float16 GEMM on Serial");
+}
+
+TEST_CASE_TEMPLATE("benchmark mode tunes once per shape and reuses the winner", D, KT_DEVICES) {
+  kt::tuning::clear();
+  kt::tuning::set_benchmark(true);
+  auto x = kt::rand<float, D>({48, 40}, 1), w = kt::rand<float, D>({40, 24}, 2);
+  const auto reference = kt::matmul(x, w, kt::MatmulOptions().backend(kt::GemmBackend::Kokkos)).to_vector();
+  for (int call = 0; call < 5; ++call) CHECK(kt_test::all_close(kt::matmul(x, w).to_vector(), std::vector<double>(reference.begin(), reference.end())));
+  auto stats = kt::tuning::stats();
+  CHECK(stats.tuned == 1);
+  CHECK(stats.reused == 4);
+  CHECK(stats.candidate_runs >= host_backends().size());
+  kt::matmul(x.reshape({40, 48}), w.reshape({48, 20}));  // a new shape: tuned again
+  CHECK(kt::tuning::stats().tuned == 2);
+  const auto entries = kt::tuning::entries();
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0].seconds > 0);
+  CHECK(entries[0].key.find("float32 " + kt::device_name<D>()) == 0);
+  kt::tuning::set_benchmark(false);
+  kt::matmul(x, w);
+  CHECK(kt::tuning::stats().reused == 4);  // the heuristic path does not touch the cache
+  kt::tuning::clear();
+  CHECK(kt::tuning::entries().empty());
+}
+
+TEST_CASE("deterministic mode is bit-identical across runs, devices and thread counts") {
+  kt::tuning::set_deterministic(true);
+  kt::tuning::set_benchmark(true);  // deterministic mode overrides timing-based choices
+  auto a = kt::randn<float, kt::Serial>({300, 500}, 5), b = kt::randn<float, kt::Serial>({500, 200}, 6);
+  const auto serial = kt::matmul(a, b).to_vector();
+  CHECK(kt::matmul(a, b).to_vector() == serial);
+  auto ad = a.to<kt::DefaultDevice>(), bd = b.to<kt::DefaultDevice>();
+  CHECK(kt::matmul(ad, bd).to_vector() == serial);
+  CHECK(kt::matmul(ad, bd).to_vector() == serial);
+  CHECK(kt::tuning::stats().tuned == 0);
+  kt::tuning::set_deterministic(false);
+  kt::tuning::set_benchmark(false);
+}

@@ -1,0 +1,121 @@
+#include "kt_test.hpp"
+
+#include <kt/tensor/linear.hpp>
+
+namespace {
+
+double act_ref(kt::Activation act, double z) {
+  switch (act) {
+    case kt::Activation::ReLU: return z > 0 ? z : 0;
+    case kt::Activation::GELU: return 0.5 * z * (1 + std::erf(z / std::sqrt(2.0)));
+    case kt::Activation::Tanh: return std::tanh(z);
+    default: return z;
+  }
+}
+
+double act_grad_ref(kt::Activation act, double z) {
+  switch (act) {
+    case kt::Activation::ReLU: return z > 0 ? 1 : 0;
+    case kt::Activation::GELU:
+      return 0.5 * (1 + std::erf(z / std::sqrt(2.0))) + z * std::exp(-0.5 * z * z) / std::sqrt(2 * M_PI);
+    case kt::Activation::Tanh: return 1 - std::tanh(z) * std::tanh(z);
+    default: return 1;
+  }
+}
+
+template <class T>
+std::vector<double> doubles(const std::vector<T>& v) {
+  return std::vector<double>(v.begin(), v.end());
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("linear forward and backward match an unfused double reference", TestCase, KT_FLOAT_CASES) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  const std::int64_t batch = 13, in = 21, out = 9;
+  auto x = kt::randn<T, D>({batch, in}, 1), w = kt::randn<T, D>({out, in}, 2, 0, 0.3);
+  auto b = kt::randn<T, D>({out}, 3), dy = kt::randn<T, D>({batch, out}, 4);
+  const auto hx = doubles(x.to_vector()), hw = doubles(w.to_vector()), hb = doubles(b.to_vector()),
+             hdy = doubles(dy.to_vector());
+  const double tol = 10 * kt_test::tolerance<T>();
+  for (auto act : {kt::Activation::Identity, kt::Activation::ReLU, kt::Activation::GELU, kt::Activation::Tanh}) {
+    CAPTURE(kt::to_string(act));
+    std::vector<double> z(batch * out), y(batch * out), dz(batch * out), db(out, 0), dw(out * in, 0), dx(batch * in, 0);
+    for (std::int64_t i = 0; i < batch; ++i)
+      for (std::int64_t j = 0; j < out; ++j) {
+        double acc = hb[j];
+        for (std::int64_t l = 0; l < in; ++l) acc += hx[i * in + l] * hw[j * in + l];
+        z[i * out + j] = acc;
+        y[i * out + j] = act_ref(act, acc);
+        dz[i * out + j] = hdy[i * out + j] * act_grad_ref(act, acc);
+        db[j] += dz[i * out + j];
+      }
+    for (std::int64_t j = 0; j < out; ++j)
+      for (std::int64_t l = 0; l < in; ++l)
+        for (std::int64_t i = 0; i < batch; ++i) dw[j * in + l] += dz[i * out + j] * hx[i * in + l];
+    for (std::int64_t i = 0; i < batch; ++i)
+      for (std::int64_t l = 0; l < in; ++l)
+        for (std::int64_t j = 0; j < out; ++j) dx[i * in + l] += dz[i * out + j] * hw[j * in + l];
+
+    const auto fwd = kt::linear_forward(x, w, b, act);
+    CHECK(kt_test::all_close(fwd.output.to_vector(), y, tol));
+    CHECK(fwd.pre_activation.defined() == (act == kt::Activation::GELU));
+    CHECK(kt_test::all_close(kt::linear(x, w, b, act).to_vector(), y, tol));
+    const auto g = kt::linear_backward(dy, x, w, fwd, act);
+    CHECK(kt_test::all_close(g.db.to_vector(), db, tol));
+    CHECK(kt_test::all_close(g.dw.to_vector(), dw, tol));
+    CHECK(kt_test::all_close(g.dx.to_vector(), dx, tol));
+  }
+}
+
+TEST_CASE_TEMPLATE("the fused epilogue equals the unfused composition of kt ops", TestCase, KT_FLOAT_CASES) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  auto x = kt::randn<T, D>({33, 65}, 7), w = kt::randn<T, D>({17, 65}, 8), b = kt::randn<T, D>({17}, 9);
+  const auto z = kt::matmul(x, w, kt::MatmulOptions().transpose_b(true)) + b;
+  const double tol = 4 * kt_test::tolerance<T>();
+  CHECK(kt_test::all_close(kt::linear(x, w, b).to_vector(), doubles(z.to_vector()), tol));
+  CHECK(kt_test::all_close(kt::linear(x, w, b, kt::Activation::ReLU).to_vector(), doubles(kt::relu(z).to_vector()), tol));
+  CHECK(kt_test::all_close(kt::linear(x, w, b, kt::Activation::Tanh).to_vector(), doubles(kt::tanh(z).to_vector()), tol));
+  CHECK(kt_test::all_close(kt::linear(x, w, kt::Tensor<T, D>()).to_vector(),
+                           doubles(kt::matmul(x, w, kt::MatmulOptions().transpose_b(true)).to_vector()), tol));
+  auto no_bias = kt::linear_backward(kt::ones<T, D>({33, 17}), x, w, kt::linear_forward(x, w, kt::Tensor<T, D>()),
+                                     kt::Activation::Identity, /*has_bias=*/false, /*need_dx=*/false);
+  CHECK_FALSE(no_bias.db.defined());
+  CHECK_FALSE(no_bias.dx.defined());
+  CHECK(no_bias.dw.shape() == kt::Shape{17, 65});
+  CHECK(kt_test::all_close(no_bias.dw[0].to_vector(), doubles(kt::sum(x, 0).to_vector()), tol * 10));
+}
+
+TEST_CASE_TEMPLATE("matmul transposes and addmm_ accumulate like torch.addmm_", TestCase, KT_FLOAT_CASES) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  auto a = kt::randn<T, D>({7, 5}, 1), b = kt::randn<T, D>({6, 5}, 2);
+  const auto abt = kt::matmul(a, b, kt::MatmulOptions().transpose_b(true));  // (7, 6)
+  CHECK(abt.shape() == kt::Shape{7, 6});
+  const auto ref = kt::matmul(a, kt::transpose(b, 0, 1));
+  const double tol = 4 * kt_test::tolerance<T>();
+  CHECK(kt_test::all_close(abt.to_vector(), doubles(ref.to_vector()), tol));
+  const auto atb = kt::matmul(abt, a, kt::MatmulOptions().transpose_a(true).alpha(2));  // 2 (6, 7)(7, 5)
+  CHECK(kt_test::all_close(atb.to_vector(), doubles((kt::matmul(kt::transpose(abt, 0, 1), a) * T(2)).to_vector()), tol));
+  auto acc = kt::ones<T, D>({7, 6});
+  kt::addmm_(acc, a, b, kt::MatmulOptions().transpose_b(true).beta(1));
+  CHECK(kt_test::all_close(acc.to_vector(), doubles((abt + T(1)).to_vector()), tol));
+  CHECK(kt_test::error_of([&] { kt::addmm_(kt::ones<T, D>({6, 7}), a, b, kt::MatmulOptions().transpose_b(true)); }) ==
+        "kt::addmm_: out has shape (6, 7) but the product of (7, 5) and (6, 5) has shape (7, 6)");
+  CHECK(kt_test::error_of([&] { kt::matmul(a, b); }) == "kt::matmul: inner dimensions differ: (7, 5) x (6, 5)");
+}
+
+TEST_CASE_TEMPLATE("linear validates its operands", D, KT_DEVICES) {
+  auto x = kt::ones<float, D>({4, 3}), w = kt::ones<float, D>({2, 5});
+  CHECK(kt_test::error_of([&] { kt::linear(x, w, kt::Tensor<float, D>()); }) ==
+        "kt::linear: x has 3 features but w expects 5: x (4, 3), w (2, 5)");
+  CHECK(kt_test::error_of([&] { kt::linear(x, kt::ones<float, D>({2, 3}), kt::ones<float, D>({3})); })
+            .find("kt::linear: bias of shape (3) does not match 2 outputs") == 0);
+  auto fwd = kt::linear_forward(x, kt::ones<float, D>({2, 3}), kt::Tensor<float, D>());
+  CHECK(kt_test::error_of([&] { kt::linear_backward(kt::ones<float, D>({4, 3}), x, w, fwd, kt::Activation::ReLU); })
+            .find("kt::linear_backward: dy has shape (4, 3) but the output has shape (4, 2)") == 0);
+  CHECK(kt_test::error_of([&] { kt::linear_backward(kt::ones<float, D>({4, 2}), x, w, fwd, kt::Activation::GELU); })
+            .find("GELU needs the pre-activation") != std::string::npos);
+}
