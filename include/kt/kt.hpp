@@ -9,6 +9,8 @@
 ///       std::cout << kt::sum(x * x) << "\n";
 ///     }
 
+#include "kt/backend/gemm.hpp"
+#include "kt/backend/tuning.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
@@ -18,6 +20,7 @@
 #include "kt/tensor/elementwise.hpp"
 #include "kt/tensor/factories.hpp"
 #include "kt/tensor/layout.hpp"
+#include "kt/tensor/linear.hpp"
 #include "kt/tensor/matmul.hpp"
 #include "kt/tensor/print.hpp"
 #include "kt/tensor/random.hpp"

@@ -9,6 +9,10 @@
 #include <kt/backend/cuda/cublas_gemm.hpp>
 #include <kt/backend/cuda/cuda_pinned.hpp>
 
+#if defined(KOKKOS_INLINE_FUNCTION) || defined(KOKKOS_VERSION)
+#error "kt's CUDA adapter headers must not include Kokkos"
+#endif
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
