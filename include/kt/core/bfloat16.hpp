@@ -13,6 +13,7 @@
 /// round-to-nearest-even, so every device gives the same bits.
 
 #include "kt/core/impl/bit_cast.hpp"
+#include "kt/core/impl/float16_operators.hpp"
 
 #include <Kokkos_Macros.hpp>
 
@@ -143,56 +144,8 @@ KOKKOS_INLINE_FUNCTION bool isinf(bfloat16 b) { return (b.to_bits() & 0x7fffu) =
 /// True for everything but Inf and NaN.
 KOKKOS_INLINE_FUNCTION bool isfinite(bfloat16 b) { return (b.to_bits() & 0x7fffu) < 0x7f80u; }
 
-// Binary operators. bfloat16 op bfloat16 -> bfloat16: computed in float and rounded; float's
-// 24 bits >= 2*8+2, so this double rounding equals one correct rounding for + - * /.
-// bfloat16 op integer -> bfloat16 (the integer is first converted to bfloat16, as for C++23's
-// std::bfloat16_t). bfloat16 op float/double -> float/double. The templates make mixed
-// expressions exact matches, so `b * 2.0f` is not ambiguous with the built-in operators.
-#define KT_IMPL_BF16_ARITH(OP)                                                                \
-  KOKKOS_INLINE_FUNCTION bfloat16 operator OP(bfloat16 a, bfloat16 b) {                       \
-    return bfloat16(static_cast<float>(a) OP static_cast<float>(b));                          \
-  }                                                                                           \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION auto operator OP(bfloat16 a, T b) {                                  \
-    if constexpr (std::is_integral_v<T>) return a OP bfloat16(b);                             \
-    else return static_cast<T>(static_cast<float>(a)) OP b;                                   \
-  }                                                                                           \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION auto operator OP(T a, bfloat16 b) {                                  \
-    if constexpr (std::is_integral_v<T>) return bfloat16(a) OP b;                             \
-    else return a OP static_cast<T>(static_cast<float>(b));                                   \
-  }                                                                                           \
-  KOKKOS_INLINE_FUNCTION bfloat16& operator OP##=(bfloat16& a, bfloat16 b) { return a = a OP b; } \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION bfloat16& operator OP##=(bfloat16& a, T b) { return a = bfloat16(a OP b); }
-KT_IMPL_BF16_ARITH(+)
-KT_IMPL_BF16_ARITH(-)
-KT_IMPL_BF16_ARITH(*)
-KT_IMPL_BF16_ARITH(/)
-#undef KT_IMPL_BF16_ARITH
-
-// Comparisons compare values: NaN is unordered (NaN != NaN) and -0 == +0.
-#define KT_IMPL_BF16_CMP(OP)                                                                  \
-  KOKKOS_INLINE_FUNCTION bool operator OP(bfloat16 a, bfloat16 b) {                           \
-    return static_cast<float>(a) OP static_cast<float>(b);                                    \
-  }                                                                                           \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION bool operator OP(bfloat16 a, T b) {                                  \
-    if constexpr (std::is_integral_v<T>) return a OP bfloat16(b);                             \
-    else return static_cast<T>(static_cast<float>(a)) OP b;                                   \
-  }                                                                                           \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION bool operator OP(T a, bfloat16 b) {                                  \
-    if constexpr (std::is_integral_v<T>) return bfloat16(a) OP b;                             \
-    else return a OP static_cast<T>(static_cast<float>(b));                                   \
-  }
-KT_IMPL_BF16_CMP(==)
-KT_IMPL_BF16_CMP(!=)
-KT_IMPL_BF16_CMP(<)
-KT_IMPL_BF16_CMP(<=)
-KT_IMPL_BF16_CMP(>)
-KT_IMPL_BF16_CMP(>=)
-#undef KT_IMPL_BF16_CMP
+// Arithmetic and comparisons (rules in kt/core/impl/float16_operators.hpp).
+KT_IMPL_FLOAT16_OPERATORS(bfloat16)
 
 /// Prints the value as a float: `std::cout << kt::bfloat16(0.5f)` prints 0.5.
 inline std::ostream& operator<<(std::ostream& os, bfloat16 b) { return os << static_cast<float>(b); }

@@ -12,6 +12,7 @@
 /// round-to-nearest-even, so every device gives the same bits.
 
 #include "kt/core/impl/bit_cast.hpp"
+#include "kt/core/impl/float16_operators.hpp"
 
 #include <Kokkos_Macros.hpp>
 
@@ -140,57 +141,8 @@ KOKKOS_INLINE_FUNCTION bool isinf(half h) { return (h.to_bits() & 0x7fffu) == 0x
 /// True for everything but Inf and NaN.
 KOKKOS_INLINE_FUNCTION bool isfinite(half h) { return (h.to_bits() & 0x7fffu) < 0x7c00u; }
 
-// Binary operators. half op half -> half: computed in float and rounded to half; float's 24
-// bits >= 2*11+2, so this double rounding equals one correct rounding for + - * /.
-// half op integer -> half (the integer is first converted to half, as for C++23's
-// std::float16_t and PyTorch's scalar promotion). half op float/double -> float/double.
-// The templates make mixed expressions exact matches, so they never compete with the
-// built-in float operators (which would make `h * 2.0f` ambiguous).
-#define KT_IMPL_HALF_ARITH(OP)                                                                \
-  KOKKOS_INLINE_FUNCTION half operator OP(half a, half b) {                                   \
-    return half(static_cast<float>(a) OP static_cast<float>(b));                              \
-  }                                                                                           \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION auto operator OP(half a, T b) {                                      \
-    if constexpr (std::is_integral_v<T>) return a OP half(b);                                 \
-    else return static_cast<T>(static_cast<float>(a)) OP b;                                   \
-  }                                                                                           \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION auto operator OP(T a, half b) {                                      \
-    if constexpr (std::is_integral_v<T>) return half(a) OP b;                                 \
-    else return a OP static_cast<T>(static_cast<float>(b));                                   \
-  }                                                                                           \
-  KOKKOS_INLINE_FUNCTION half& operator OP##=(half& a, half b) { return a = a OP b; }         \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION half& operator OP##=(half& a, T b) { return a = half(a OP b); }
-KT_IMPL_HALF_ARITH(+)
-KT_IMPL_HALF_ARITH(-)
-KT_IMPL_HALF_ARITH(*)
-KT_IMPL_HALF_ARITH(/)
-#undef KT_IMPL_HALF_ARITH
-
-// Comparisons compare values: NaN is unordered (NaN != NaN) and -0 == +0.
-#define KT_IMPL_HALF_CMP(OP)                                                                  \
-  KOKKOS_INLINE_FUNCTION bool operator OP(half a, half b) {                                   \
-    return static_cast<float>(a) OP static_cast<float>(b);                                    \
-  }                                                                                           \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION bool operator OP(half a, T b) {                                      \
-    if constexpr (std::is_integral_v<T>) return a OP half(b);                                 \
-    else return static_cast<T>(static_cast<float>(a)) OP b;                                   \
-  }                                                                                           \
-  template <class T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>                      \
-  KOKKOS_INLINE_FUNCTION bool operator OP(T a, half b) {                                      \
-    if constexpr (std::is_integral_v<T>) return half(a) OP b;                                 \
-    else return a OP static_cast<T>(static_cast<float>(b));                                   \
-  }
-KT_IMPL_HALF_CMP(==)
-KT_IMPL_HALF_CMP(!=)
-KT_IMPL_HALF_CMP(<)
-KT_IMPL_HALF_CMP(<=)
-KT_IMPL_HALF_CMP(>)
-KT_IMPL_HALF_CMP(>=)
-#undef KT_IMPL_HALF_CMP
+// Arithmetic and comparisons (rules in kt/core/impl/float16_operators.hpp).
+KT_IMPL_FLOAT16_OPERATORS(half)
 
 /// Prints the value as a float: `std::cout << kt::half(0.5f)` prints 0.5.
 inline std::ostream& operator<<(std::ostream& os, half h) { return os << static_cast<float>(h); }
