@@ -27,7 +27,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <type_traits>
 
@@ -39,9 +38,12 @@ template <class T>
 using gemm_acc_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, compute_t<T>>;
 
 // The host's SIMD register width and count, read from the compiler's target macros (no
-// intrinsics): they size the register block. Built without -march, x86-64 is SSE2.
+// intrinsics): they size the register block. Built without -march, x86-64 is SSE2. AVX-512:
+// GCC and Clang prefer 256-bit vectors on most AVX-512 targets (-mprefer-vector-width, which
+// no macro reveals), so size for 32-byte vectors in 32 registers; where they do use 512-bit
+// vectors the block is one register per row, still register-resident.
 #if defined(__AVX512F__)
-inline constexpr int gemm_host_simd_bytes = 64, gemm_host_simd_regs = 32;
+inline constexpr int gemm_host_simd_bytes = 32, gemm_host_simd_regs = 32;
 #elif defined(__AVX__)
 inline constexpr int gemm_host_simd_bytes = 32, gemm_host_simd_regs = 16;
 #elif defined(__aarch64__)
@@ -62,27 +64,30 @@ struct GemmTiles {
                                   ? gemm_host_simd_bytes / int(sizeof(Acc)) : 1;
   static constexpr int MR = gemm_host_simd_regs >= 32 ? 12 : 6;
   static constexpr int NR = 2 * simd;
-  // KC = 256: a B micro-panel (KC x NR, 16 KiB in fp32 AVX2) stays in a 32 KiB L1 while all
-  // the A micro-panels of the tile stream past it; the packed A block (MC x KC) is ~192 KiB,
-  // so it stays in a 512 KiB-1 MiB L2. NC = 512 amortises the A packing; the packed B block
-  // (KC x NC) streams from L2/L3 once per pass over the tile's rows.
-  static constexpr int KC = 256, MC = 32 * MR, NC = 32 * NR;
+  // KC = 256: a B micro-panel (KC x NR: 16 KiB with fp32 on AVX2) stays in a 32 KiB L1 while
+  // the tile's A micro-panels stream past it, and the packed A block (MC x KC, 192 KiB in fp32)
+  // stays in L2. MC = 192 rows and NC = 512 columns amortise the packing: op(B) is packed once
+  // per tile row, i.e. m / MC times, op(A) n / NC times. (Measured on a 2-core Zen 3, 512 KiB
+  // L2 per core: KC 128-384, MC 96-384 and NC 256-2048 were within the +-10% noise of the
+  // shared machine; these are the textbook-sized middle.)
+  static constexpr int KC = 256, MC = 192 / MR * MR, NC = 512;
   static constexpr int team_size = 1, vector_length = 1;
   static constexpr int scratch_level = 1;  // level 0 is capped at 32 KiB on host back-ends
-  static constexpr int pad = 0;
+  static constexpr int pad = 0, c_pad = 0;
 };
 
 template <class Exec, class Acc>
 struct GemmTiles<Exec, Acc, false> {
   // GPU: a 64 x 64 C tile per team of 16 x 16 threads (team size 16 x vector length 16), each
-  // with a 4 x 4 register block; a K block of 16 keeps the packed tiles (2 x 4 KiB in fp32)
-  // and the fp32 C tile (16 KiB) inside the 48 KiB of shared memory with room for 2 teams/SM.
-  static constexpr int MR = 4, NR = 4, KC = 16, MC = 64, NC = 64;
+  // with a 4 x 4 register block. A K block of 16 (8 for 8-byte accumulators) keeps the packed
+  // tiles (2 x 4.3 KiB in fp32) and the C tile (16.3 KiB in fp32, 33 KiB in fp64) within the
+  // 48 KiB of shared memory a block gets without opting in.
+  static constexpr int MR = 4, NR = 4, KC = sizeof(Acc) > 4 ? 8 : 16, MC = 64, NC = 64;
   static constexpr int team_size = 16, vector_length = 16;
   static constexpr int scratch_level = 0;  // shared memory
-  // Threads with consecutive micro-panels read addresses one panel apart: padding a panel by
-  // 4 elements puts them in different shared-memory banks.
-  static constexpr int pad = 4;
+  // Lanes with consecutive micro-panels read addresses one panel apart (and C tile rows MR
+  // apart): padding panels by 4 elements and C rows by 1 spreads them over the memory banks.
+  static constexpr int pad = 4, c_pad = 1;
 };
 
 /// Loads x as the accumulation type: through compute_t, so 16-bit values become exact floats.
@@ -92,32 +97,53 @@ KOKKOS_FORCEINLINE_FUNCTION Acc gemm_load(const T& x) {
 }
 
 /// Packs rows [0, panels*R) x columns [0, kc) of X(r, c) = src[r*rs + c*cs] as micro-panels:
-/// dst[(r / R) * panel_stride + c * R + r % R], zero for r >= rows. Threads (and GPU lanes) run
-/// along whichever index is contiguous in memory, so global reads coalesce.
-template <int R, class Acc, class T, class Member>
+/// dst[(r / R) * panel_stride + c * R + r % R], zero for r >= rows. The inner (vector) loop
+/// runs along whichever index is contiguous in memory, so GPU lanes coalesce their reads and
+/// host copies of contiguous rows vectorise. `Flat`: one flat vector loop over all panels
+/// (GPU lanes); otherwise a loop per panel with a constant trip count R (host SIMD).
+template <int R, bool Flat, class Acc, class T, class Member>
 KOKKOS_INLINE_FUNCTION void gemm_pack(const Member& team, Acc* dst, const T* src, std::int64_t rs,
                                       std::int64_t cs, int rows, int panels, int kc, int panel_stride) {
-  const auto put = [&](int r, int c) {
-    dst[(r / R) * panel_stride + c * R + r % R] =
-        r < rows ? gemm_load<Acc>(src[r * rs + c * cs]) : Acc(0);
-  };
-  if (cs == 1) {
+  if (cs == 1) {  // X's rows are contiguous (A as stored, or B transposed): lanes along c
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, panels * R), [&](int r) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kc), [&](int c) { put(r, c); });
+      Acc* const d = dst + (r / R) * panel_stride + r % R;
+      const T* const s = src + r * rs;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, kc), [&](int c) {
+        d[c * R] = r < rows ? gemm_load<Acc>(s[c]) : Acc(0);
+      });
     });
-  } else {
+  } else if (Flat) {  // X's columns are contiguous: lanes along r
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kc), [&](int c) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, panels * R), [&](int r) { put(r, c); });
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, panels * R), [&](int r) {
+        dst[(r / R) * panel_stride + c * R + r % R] = r < rows ? gemm_load<Acc>(src[r + c * cs]) : Acc(0);
+      });
+    });
+  } else {  // the same for one thread (vector length 1): plain loops, a copy of R per panel
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kc), [&](int c) {
+      for (int q = 0; q < panels; ++q) {
+        const T* const s = src + q * R + c * cs;
+        const int valid = rows - q * R;
+        // Through a local array: dst and src may alias as far as the compiler knows, and
+        // loading all R values before storing lets it use whole-vector loads and stores.
+        Acc v[R];
+        if (valid >= R) {
+          for (int i = 0; i < R; ++i) v[i] = gemm_load<Acc>(s[i]);
+        } else {
+          for (int i = 0; i < R; ++i) v[i] = i < valid ? gemm_load<Acc>(s[i]) : Acc(0);
+        }
+        for (int i = 0; i < R; ++i) dst[q * panel_stride + c * R + i] = v[i];
+      }
     });
   }
 }
 
-// Loop hints for the micro-kernel. Host GCC/Clang: unroll the MR rows completely but keep the
-// NR loop a loop, so that the *loop* vectorizer turns it into NR/simd vector FMAs whose
-// accumulators it then keeps in registers; fully unrolled, GCC 12 instead SLP-vectorizes the
-// k loop as a reduction with lane permutes and spills (~45 instead of ~90 GFLOP/s per core).
-// GPU: unroll everything, the register block is scalar registers.
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+// Loop hints for the micro-kernel. GCC: unroll the MR rows completely but keep the NR loop a
+// loop, so that the *loop* vectorizer turns it into NR/simd vector FMAs whose accumulators it
+// then keeps in registers; fully unrolled, GCC 12 instead vectorizes the k loop as an SLP
+// reduction with lane permutes and spills (~45 instead of ~90 GFLOP/s per Zen 3 core).
+// Clang's SLP vectorizer prefers everything unrolled (~70 vs ~25). GPU: unroll everything,
+// the register block is scalar registers.
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
 #define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("unroll")
 #define KT_IMPL_GEMM_UNROLL_COLS _Pragma("unroll")
 #elif defined(__GNUC__)
@@ -127,17 +153,25 @@ KOKKOS_INLINE_FUNCTION void gemm_pack(const Member& team, Acc* dst, const T* src
 #define KT_IMPL_GEMM_UNROLL_ROWS
 #define KT_IMPL_GEMM_UNROLL_COLS
 #endif
+// Host: a function of its own. Compiled inside the large team lambda, GCC 12 kept the AVX-512
+// block (MR = 12) in memory instead of registers; on its own it gets every target right. And
+// Serial and OpenMP then run the very same machine code for every multiply-add.
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+#define KT_IMPL_GEMM_MICRO_INLINE KOKKOS_INLINE_FUNCTION __attribute__((noinline))
+#else
+#define KT_IMPL_GEMM_MICRO_INLINE KOKKOS_FORCEINLINE_FUNCTION
+#endif
 
 /// c[MR][NR] (+)= a * b over kc packed steps: the register-blocked micro-kernel. Fixed-size
 /// arrays with the contiguous j innermost: per k step, NR/simd vector loads of b, MR
 /// broadcasts of a and MR*NR/simd vector FMAs on register accumulators.
 template <int MR, int NR, class Acc>
-KOKKOS_FORCEINLINE_FUNCTION void gemm_micro(int kc, const Acc* KOKKOS_RESTRICT a,
-                                            const Acc* KOKKOS_RESTRICT b, Acc* KOKKOS_RESTRICT c,
-                                            bool first) {
+KT_IMPL_GEMM_MICRO_INLINE void gemm_micro(int kc, const Acc* KOKKOS_RESTRICT a,
+                                          const Acc* KOKKOS_RESTRICT b, Acc* KOKKOS_RESTRICT c,
+                                          int ldc, bool first) {
   Acc acc[MR][NR];
   for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j) acc[i][j] = first ? Acc(0) : c[i * NR + j];
+    for (int j = 0; j < NR; ++j) acc[i][j] = first ? Acc(0) : c[i * ldc + j];
   for (int l = 0; l < kc; ++l) {
     KT_IMPL_GEMM_UNROLL_ROWS
     for (int i = 0; i < MR; ++i) {
@@ -147,7 +181,7 @@ KOKKOS_FORCEINLINE_FUNCTION void gemm_micro(int kc, const Acc* KOKKOS_RESTRICT a
     }
   }
   for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j) c[i * NR + j] = acc[i][j];
+    for (int j = 0; j < NR; ++j) c[i * ldc + j] = acc[i][j];
 }
 
 /// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] on `exec`; pointers in Exec's memory space.
@@ -156,6 +190,9 @@ template <class Exec, class T>
 void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
   KT_PROFILE_REGION("kt::gemm_kokkos");
   validate(p, "kt::gemm_kokkos");
+  KT_REQUIRE(p.batch <= 1 || p.m == 0 || p.n == 0 || p.stride_c >= (p.m - 1) * p.ldc + p.n,
+             "kt::gemm_kokkos: the batch's C matrices overlap: stride_c=", p.stride_c, " with m=",
+             p.m, " n=", p.n, " ldc=", p.ldc);
   if (p.m == 0 || p.n == 0 || p.batch == 0) return;
   using Acc = gemm_acc_t<T>;
   using Tiles = GemmTiles<Exec, Acc>;
@@ -171,7 +208,8 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
   if (Tiles::team_size == 1) {
     mc = split(p.m, Tiles::MC, MR);
     nc = split(p.n, Tiles::NC, NR);
-    const std::int64_t want = 4 * std::int64_t(exec.concurrency());
+    const std::int64_t threads = exec.concurrency();
+    const std::int64_t want = threads > 1 ? 4 * threads : 1;
     const auto count = [&] { return (p.m + mc - 1) / mc * ((p.n + nc - 1) / nc) * p.batch; };
     while (count() < want && (mc > 4 * MR || nc > 4 * NR)) {
       if (mc >= nc / 2 && mc > 4 * MR) mc = split(p.m, mc / 2, MR);
@@ -181,11 +219,12 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
   const std::int64_t mt = (p.m + mc - 1) / mc, nt = (p.n + nc - 1) / nc;
   KT_REQUIRE(mt * nt * p.batch <= std::int64_t(INT32_MAX), "kt::gemm_kokkos: too many tiles: ",
              mt, " x ", nt, " x ", p.batch);
-  const int mcap = int(mc), ncap = int(nc);
+  const int mcap = int(mc), ncap = int(nc), ldcs = int(nc) + Tiles::c_pad;
+  constexpr bool flat = Tiles::vector_length > 1;
   // Scratch: packed A (mc x KC), packed B (KC x nc), C tile (mc x nc); +64 B to align each.
   const int a_stride = KC * MR + Tiles::pad, b_stride = KC * NR + Tiles::pad;
   const std::size_t a_len = std::size_t(mc / MR) * a_stride, b_len = std::size_t(nc / NR) * b_stride,
-                    c_len = std::size_t(mc) * std::size_t(nc);
+                    c_len = std::size_t(mc) * std::size_t(nc + Tiles::c_pad);
   const std::size_t bytes = (a_len + b_len + c_len) * sizeof(Acc) + 3 * 64;
 
   // op(A)(i, l) = a[i*ars + l*acs]; op(B)(l, j) = b[j*brs + l*bcs] (B is packed as op(B)^T).
@@ -199,7 +238,9 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
   T* const c = p.c;
   const Acc alpha = Acc(p.alpha), beta = Acc(p.beta);
 
-  using Policy = Kokkos::TeamPolicy<Exec>;
+  // Dynamic: tiles go to whichever thread is free, which evens out edge tiles and cores
+  // shared with other processes (the result does not depend on who computes a tile).
+  using Policy = Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
   using Member = typename Policy::member_type;
   const Policy policy = Policy(exec, int(mt * nt * p.batch), Tiles::team_size, Tiles::vector_length)
                             .set_scratch_size(Tiles::scratch_level, Kokkos::PerTeam(bytes));
@@ -217,15 +258,15 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
     const T* const bb = b + bi * sb + j0 * brs;
     for (std::int64_t k0 = 0; k0 < k; k0 += KC) {
       const int kc = int(k - k0 < KC ? k - k0 : KC);
-      gemm_pack<MR>(team, as, ab + k0 * acs, ars, acs, mcur, mp, kc, a_stride);
-      gemm_pack<NR>(team, bs, bb + k0 * bcs, brs, bcs, ncur, np, kc, b_stride);
+      gemm_pack<MR, flat>(team, as, ab + k0 * acs, ars, acs, mcur, mp, kc, a_stride);
+      gemm_pack<NR, flat>(team, bs, bb + k0 * bcs, brs, bcs, ncur, np, kc, b_stride);
       team.team_barrier();
       // jr outside, ir inside: on the host one B micro-panel stays in L1 for all of the tile's
       // A micro-panels; on a GPU, team ranks take jr and vector lanes take ir.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](int jr) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, mp), [&](int ir) {
           gemm_micro<MR, NR>(kc, as + ir * a_stride, bs + jr * b_stride,
-                             cs + (std::int64_t(jr) * mp + ir) * (MR * NR), k0 == 0);
+                             cs + ir * MR * ldcs + jr * NR, ldcs, k0 == 0);
         });
       });
       team.team_barrier();
@@ -233,12 +274,21 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
     // Epilogue: C = alpha * acc + beta * C, once per element; beta == 0 never reads C.
     T* const cb = c + bi * sc + i0 * ldc + j0;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mcur), [&](int i) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
-        const Acc s = k > 0 ? cs[(std::int64_t(j / NR) * mp + i / MR) * (MR * NR) + (i % MR) * NR + j % NR]
-                            : Acc(0);
-        T& out = cb[i * ldc + j];
-        out = static_cast<T>(beta == Acc(0) ? alpha * s : alpha * s + beta * gemm_load<Acc>(out));
-      });
+      T* const ci = cb + i * ldc;
+      const Acc* const si = cs + i * ldcs;
+      if (k == 0) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
+          ci[j] = static_cast<T>(beta == Acc(0) ? Acc(0) : beta * gemm_load<Acc>(ci[j]));
+        });
+      } else if (beta == Acc(0)) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
+          ci[j] = static_cast<T>(alpha * si[j]);
+        });
+      } else {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
+          ci[j] = static_cast<T>(alpha * si[j] + beta * gemm_load<Acc>(ci[j]));
+        });
+      }
     });
   });
 }
@@ -250,3 +300,7 @@ void gemm_kokkos(const GemmProblem<T>& p) {
 }
 
 }  // namespace kt::impl
+
+#undef KT_IMPL_GEMM_UNROLL_ROWS
+#undef KT_IMPL_GEMM_UNROLL_COLS
+#undef KT_IMPL_GEMM_MICRO_INLINE

@@ -1,0 +1,255 @@
+// Tests of kt/backend/impl/gemm_kokkos.hpp, kt's portable Kokkos GEMM kernel: every transpose
+// and odd shapes (several tiles, micro-tile edges) with padded leading dimensions against a
+// double reference; batches with strides and broadcast (stride 0) operands; alpha/beta; beta
+// == 0 ignoring NaN in C; k == 0; empty problems; fp32 accumulation of 16-bit inputs; integer
+// products; bit-identical results on Serial and OpenMP; and the error messages.
+
+#include "kt_test.hpp"
+
+#include <kt/backend/impl/gemm_kokkos.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace {
+
+using i64 = std::int64_t;
+
+template <class T>
+double as_double(T x) {
+  return static_cast<double>(static_cast<kt::compute_t<T>>(x));
+}
+
+/// Operands of one GEMM problem: A, B and C as tensors on D (C holds the batch's matrices one
+/// after the other, with `pad` extra columns per row that the kernel must not touch).
+template <class T, class D>
+struct Operands {
+  bool ta, tb;
+  i64 m, n, k, batch, lda, ldb, ldc, sa, sb, sc;
+  kt::Tensor<T, D> a, b, c;
+
+  Operands(bool ta_, bool tb_, i64 m_, i64 n_, i64 k_, i64 batch_, i64 pad, bool bcast_a, bool bcast_b,
+           std::uint64_t seed)
+      : ta(ta_), tb(tb_), m(m_), n(n_), k(k_), batch(batch_) {
+    const i64 a_rows = ta ? k : m, b_rows = tb ? n : k;
+    lda = (ta ? m : k) + pad;
+    ldb = (tb ? k : n) + pad;
+    ldc = n + pad;
+    sa = bcast_a ? 0 : a_rows * lda;
+    sb = bcast_b ? 0 : b_rows * ldb;
+    sc = m * ldc;
+    const i64 na = bcast_a ? 1 : batch, nb = bcast_b ? 1 : batch;
+    a = kt::rand<T, D>({std::max<i64>(na * a_rows * lda, 1)}, seed, -1, 1);
+    b = kt::rand<T, D>({std::max<i64>(nb * b_rows * ldb, 1)}, seed + 1, -1, 1);
+    c = kt::rand<T, D>({std::max<i64>(batch * sc, 1)}, seed + 2, -1, 1);
+  }
+
+  kt::GemmProblem<T> problem(double alpha, double beta) const {
+    kt::GemmProblem<T> p;
+    p.trans_a = ta ? kt::Transpose::Yes : kt::Transpose::No;
+    p.trans_b = tb ? kt::Transpose::Yes : kt::Transpose::No;
+    p.m = m, p.n = n, p.k = k, p.batch = batch;
+    p.a = a.data(), p.lda = lda, p.stride_a = sa;
+    p.b = b.data(), p.ldb = ldb, p.stride_b = sb;
+    p.c = c.data(), p.ldc = ldc, p.stride_c = sc;
+    p.alpha = static_cast<kt::compute_t<T>>(alpha);
+    p.beta = static_cast<kt::compute_t<T>>(beta);
+    return p;
+  }
+
+  /// alpha * op(A) op(B) + beta * C0 in double for every element of C (padding: C0 itself).
+  std::vector<double> reference(const std::vector<T>& c0, double alpha, double beta) const {
+    const auto av = a.to_vector(), bv = b.to_vector();
+    std::vector<double> want(c0.size());
+    for (std::size_t i = 0; i < c0.size(); ++i) want[i] = as_double(c0[i]);
+    for (i64 p = 0; p < batch; ++p)
+      for (i64 i = 0; i < m; ++i)
+        for (i64 j = 0; j < n; ++j) {
+          double s = 0;
+          for (i64 l = 0; l < k; ++l)
+            s += as_double(av[p * sa + (ta ? l * lda + i : i * lda + l)]) *
+                 as_double(bv[p * sb + (tb ? j * ldb + l : l * ldb + j)]);
+          double& w = want[p * sc + i * ldc + j];
+          w = alpha * s + (beta == 0 ? 0.0 : beta * w);
+        }
+    return want;
+  }
+};
+
+/// Runs the problem on D's default instance and checks every element of C against the double
+/// reference, with the tolerance widened for the k-term sum.
+template <class T, class D>
+bool run_and_compare(Operands<T, D>& ops, double alpha, double beta) {
+  const auto c0 = ops.c.to_vector();
+  kt::impl::gemm_kokkos(D(), ops.problem(alpha, beta));
+  D().fence();
+  const double tol = kt_test::tolerance<T>() * (1.0 + static_cast<double>(ops.k) / 64.0);
+  return kt_test::all_close(ops.c.to_vector(), ops.reference(c0, alpha, beta), tol);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("gemm_kokkos matches a double reference for every transpose and odd shapes", TestCase,
+                   KT_FLOAT_CASES, KT_CASES(kt::half), KT_CASES(kt::bfloat16)) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  struct Shape3 {
+    i64 m, n, k;
+  };
+  // Edges of the micro-tiles (1, 7, 33, 65), several C tiles and K blocks (257 > 256 = KC).
+  const Shape3 shapes[] = {{1, 1, 1}, {7, 33, 65}, {65, 7, 33}, {33, 65, 7},
+                           {257, 33, 65}, {65, 257, 7}, {7, 1, 257}, {1, 65, 33}};
+  std::uint64_t seed = 10;
+  for (int t = 0; t < 4; ++t)
+    for (const Shape3& s : shapes) {
+      const bool ta = t & 1, tb = t & 2;
+      CAPTURE(ta);
+      CAPTURE(tb);
+      CAPTURE(s.m);
+      CAPTURE(s.n);
+      CAPTURE(s.k);
+      Operands<T, D> ops(ta, tb, s.m, s.n, s.k, 1, (s.m + s.k) % 3, false, false, seed += 3);
+      CHECK(run_and_compare(ops, 1.0, 0.0));
+    }
+}
+
+TEST_CASE_TEMPLATE("batched gemm_kokkos with strides and broadcast operands", TestCase, KT_FLOAT_CASES,
+                   KT_CASES(kt::half), KT_CASES(kt::bfloat16)) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  for (int t = 0; t < 4; ++t) {
+    const bool ta = t & 1, tb = t & 2;
+    CAPTURE(ta);
+    CAPTURE(tb);
+    Operands<T, D> batched(ta, tb, 33, 17, 40, 3, 1, false, false, 100 + t);
+    CHECK(run_and_compare(batched, 0.5, -1.5));
+    Operands<T, D> shared_a(ta, tb, 9, 65, 20, 4, 2, true, false, 200 + t);  // stride_a = 0
+    CHECK(run_and_compare(shared_a, 1.0, 1.0));
+    Operands<T, D> shared_b(ta, tb, 70, 5, 300, 2, 0, false, true, 300 + t);  // stride_b = 0
+    CHECK(run_and_compare(shared_b, -2.0, 0.25));
+  }
+}
+
+TEST_CASE_TEMPLATE("gemm_kokkos with beta 0 ignores NaN in C and k 0 gives beta times C", TestCase,
+                   KT_FLOAT_CASES, KT_CASES(kt::half), KT_CASES(kt::bfloat16)) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  const T nan = T(std::numeric_limits<float>::quiet_NaN());
+  Operands<T, D> ops(false, true, 40, 300, 20, 2, 0, false, false, 7);
+  ops.c = kt::full<T, D>({2 * 40 * 300}, nan);
+  CHECK(run_and_compare(ops, 1.5, 0.0));  // all_close fails on any NaN
+  // k = 0: an empty sum, so C = beta * C, and 0 (not NaN) when beta == 0.
+  Operands<T, D> empty_k(true, false, 65, 33, 0, 2, 1, false, false, 8);
+  CHECK(run_and_compare(empty_k, 2.0, 0.5));
+  empty_k.c = kt::full<T, D>({2 * 65 * 34}, nan);
+  kt::impl::gemm_kokkos(D(), empty_k.problem(2.0, 0.0));
+  D().fence();
+  const auto zeroed = empty_k.c.to_vector();
+  for (i64 i = 0; i < 65; ++i)
+    for (i64 j = 0; j < 34; ++j) {
+      const double v = as_double(zeroed[i * 34 + j]);
+      if (j < 33) CHECK(v == 0.0);
+      else CHECK(std::isnan(v));  // ldc padding is never written
+    }
+}
+
+TEST_CASE_TEMPLATE("gemm_kokkos with m or n or batch 0 leaves C untouched", D, KT_DEVICES) {
+  const auto c = kt::rand<float, D>({64}, 3);
+  const auto before = c.to_vector();
+  kt::GemmProblem<float> p;
+  p.m = 0, p.n = 8, p.k = 8, p.batch = 2, p.c = c.data(), p.ldc = 8, p.lda = 8, p.ldb = 8;
+  kt::impl::gemm_kokkos(D(), p);  // m = 0: A and B are never read (null)
+  p.m = 8, p.n = 0;
+  kt::impl::gemm_kokkos(D(), p);
+  p.n = 8, p.batch = 0;
+  kt::impl::gemm_kokkos(D(), p);
+  D().fence();
+  CHECK(c.to_vector() == before);
+}
+
+TEST_CASE_TEMPLATE("16-bit gemm_kokkos accumulates in fp32 and rounds once", TestCase, KT_CASES(kt::half),
+                   KT_CASES(kt::bfloat16)) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  // A sum of ones: a 16-bit accumulator stops growing at 2048 (half) or 256 (bfloat16); fp32
+  // reaches k exactly, and k (even, below 4096 / 1024) is exact in the 16-bit output too.
+  const i64 k = std::is_same_v<T, kt::half> ? 3000 : 1000;
+  const auto a = kt::ones<T, D>({2, k}), b = kt::ones<T, D>({k, 3});
+  const auto c = kt::zeros<T, D>({2, 3});
+  kt::GemmProblem<T> p;
+  p.m = 2, p.n = 3, p.k = k, p.a = a.data(), p.lda = k, p.b = b.data(), p.ldb = 3, p.c = c.data(), p.ldc = 3;
+  kt::impl::gemm_kokkos(D(), p);
+  D().fence();
+  for (const T& x : c.to_vector()) CHECK(as_double(x) == static_cast<double>(k));
+  // alpha * sum rounds once: 0.5 * 1001 = 500.5 is not a 16-bit value; the nearest is 500.5
+  // (half) or 500 (bfloat16, spacing 4), as T(500.5f) gives.
+  p.k = 1001;
+  const auto a2 = kt::ones<T, D>({2, 1001}), b2 = kt::ones<T, D>({1001, 3});
+  p.a = a2.data(), p.lda = 1001, p.b = b2.data(), p.alpha = 0.5f;
+  kt::impl::gemm_kokkos(D(), p);
+  D().fence();
+  for (const T& x : c.to_vector()) CHECK(as_double(x) == as_double(T(500.5f)));
+}
+
+TEST_CASE_TEMPLATE("integer gemm_kokkos accumulates exactly in int64", TestCase, KT_CASES(std::int32_t)) {
+  using D = typename TestCase::device;
+  const auto a = kt::from_host<std::int32_t, D>(std::vector<std::int32_t>{1, 2, 3, 4, 5, 6}, {2, 3});
+  const auto b = kt::from_host<std::int32_t, D>(std::vector<std::int32_t>{1, 0, 2, 1, 0, 3}, {3, 2});
+  const auto c = kt::from_host<std::int32_t, D>(std::vector<std::int32_t>{10, 20, 30, 40}, {2, 2});
+  kt::GemmProblem<std::int32_t> p;
+  p.m = 2, p.n = 2, p.k = 3, p.a = a.data(), p.lda = 3, p.b = b.data(), p.ldb = 2, p.c = c.data(), p.ldc = 2;
+  p.alpha = 2, p.beta = -1;
+  kt::impl::gemm_kokkos(D(), p);
+  D().fence();
+  // A B = {{5, 11}, {14, 23}}; 2 * A B - C.
+  CHECK(c.to_vector() == std::vector<std::int32_t>{0, 2, -2, 6});
+}
+
+#if defined(KOKKOS_ENABLE_OPENMP)
+TEST_CASE("gemm_kokkos results are bit-identical on OpenMP and Serial") {
+  // Each element is summed over k in order whatever the thread count, tiles or schedule; run
+  // with --kokkos-threads=1, 3, 4 too (tests/CMakeLists.txt reruns *bit-identical* cases).
+  for (int t = 0; t < 4; ++t) {
+    const bool ta = t & 1, tb = t & 2;
+    CAPTURE(ta);
+    CAPTURE(tb);
+    const auto a = kt::rand<float, Kokkos::Serial>({300 * 500}, 1 + t, -1, 1);
+    const auto b = kt::rand<float, Kokkos::Serial>({500 * 200}, 5 + t, -1, 1);
+    kt::GemmProblem<float> p;
+    p.trans_a = ta ? kt::Transpose::Yes : kt::Transpose::No;
+    p.trans_b = tb ? kt::Transpose::Yes : kt::Transpose::No;
+    p.m = 300, p.n = 200, p.k = 500, p.a = a.data(), p.lda = ta ? 300 : 500, p.b = b.data();
+    p.ldb = tb ? 500 : 200, p.ldc = 200, p.alpha = 0.75f, p.beta = t < 2 ? 0.0f : -0.5f;
+    const auto c0 = kt::rand<float, Kokkos::Serial>({300, 200}, 9 + t, -1, 1).to_vector();
+    const auto serial = kt::from_host<float, Kokkos::Serial>(c0, {300, 200});
+    p.c = serial.data();
+    kt::impl::gemm_kokkos(Kokkos::Serial(), p);
+    const auto omp_c = kt::from_host<float, Kokkos::OpenMP>(c0, {300, 200});
+    p.c = omp_c.data();  // A and B: the same host memory, read by OpenMP threads
+    kt::impl::gemm_kokkos(Kokkos::OpenMP(), p);
+    Kokkos::OpenMP().fence();
+    const auto x = serial.to_vector(), y = omp_c.to_vector();
+    REQUIRE(x.size() == y.size());
+    CHECK(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0);
+    CHECK(x != c0);  // a real product happened
+  }
+}
+#endif
+
+TEST_CASE("gemm_kokkos errors name the bad argument and its value") {
+  using D = kt::DefaultDevice;
+  const auto buf = kt::zeros<float, D>({64});
+  kt::GemmProblem<float> p;
+  p.m = 4, p.n = 4, p.k = 4, p.a = buf.data(), p.lda = 3, p.b = buf.data(), p.ldb = 4, p.c = buf.data(), p.ldc = 4;
+  CHECK(kt_test::error_of([&] { kt::impl::gemm_kokkos(D(), p); }) ==
+        "kt::gemm_kokkos: lda=3 is smaller than A's row length 4");
+  p.lda = 4, p.m = -1;
+  CHECK(kt_test::error_of([&] { kt::impl::gemm_kokkos(D(), p); }) ==
+        "kt::gemm_kokkos: negative size m=-1 n=4 k=4 batch=1");
+  p.m = 4, p.batch = 2, p.stride_c = 8;
+  CHECK(kt_test::error_of([&] { kt::impl::gemm_kokkos(D(), p); }) ==
+        "kt::gemm_kokkos: the batch's C matrices overlap: stride_c=8 with m=4 n=4 ldc=4");
+}
