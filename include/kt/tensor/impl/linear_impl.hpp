@@ -7,6 +7,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
+
 namespace kt::impl {
 
 template <class T, class D>
@@ -21,6 +23,18 @@ void check_linear(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, 
              b.defined() ? b.shape().str() : std::string(), " does not match ", w.size(0), " outputs");
 }
 
+/// Calls f(std::integral_constant<Activation, act>{}), so kernels see the activation as a
+/// compile-time constant: branch-free inner loops the compiler can vectorise.
+template <class F>
+void with_activation(Activation act, F&& f) {
+  switch (act) {
+    case Activation::ReLU: return f(std::integral_constant<Activation, Activation::ReLU>{});
+    case Activation::GELU: return f(std::integral_constant<Activation, Activation::GELU>{});
+    case Activation::Tanh: return f(std::integral_constant<Activation, Activation::Tanh>{});
+    default: return f(std::integral_constant<Activation, Activation::Identity>{});
+  }
+}
+
 /// y = act(y + b) in place (b optional); keeps z = y + b in `pre` when it is defined.
 template <class T, class D>
 void linear_epilogue(const Tensor<T, D>& y, const Tensor<T, D>& b, Activation act, const Tensor<T, D>& pre) {
@@ -30,14 +44,22 @@ void linear_epilogue(const Tensor<T, D>& y, const Tensor<T, D>& b, Activation ac
   const auto bias = b.defined() ? b.view() : typename Tensor<T, D>::view_type();
   const auto z = pre.defined() ? pre.view() : typename Tensor<T, D>::view_type();
   const bool has_bias = b.defined(), keep = pre.defined();
-  const std::size_t cols = static_cast<std::size_t>(y.size(1));
-  Kokkos::parallel_for("kt::linear::epilogue", Kokkos::RangePolicy<D>(0, out.extent(0)),
-                       KOKKOS_LAMBDA(std::size_t i) {
-                         C v = static_cast<C>(out(i));
-                         if (has_bias) v += static_cast<C>(bias(i % cols));
-                         if (keep) z(i) = static_cast<T>(v);
-                         out(i) = static_cast<T>(activate(act, v));
-                       });
+  const std::int64_t cols = y.size(1);
+  // Rows in parallel, columns in an inner loop: no per-element index division (with an
+  // `i % cols` per element the fused forward measured slower than the unfused ops).
+  with_activation(act, [&](auto a) {
+    constexpr Activation A = decltype(a)::value;
+    Kokkos::parallel_for("kt::linear::epilogue", Kokkos::RangePolicy<D>(0, y.size(0)),
+                         KOKKOS_LAMBDA(std::int64_t i) {
+                           for (std::int64_t j = 0; j < cols; ++j) {
+                             const std::int64_t e = i * cols + j;
+                             C v = static_cast<C>(out(e));
+                             if (has_bias) v += static_cast<C>(bias(j));
+                             if (keep) z(e) = static_cast<T>(v);
+                             out(e) = static_cast<T>(activate(A, v));
+                           }
+                         });
+  });
 }
 
 /// dz = dy ⊙ act'(z) and, when db is defined, db = Σ_rows dz — one thread per column walks
