@@ -17,8 +17,9 @@ namespace kt::impl {
 template <class Exec, class T>
 void run_gemm(const Exec& exec, const GemmProblem<T>& p, const tuning::impl::Choice& choice);
 
-/// Best seconds per call of one candidate: one warm-up, then up to 5 timed runs (fewer when a
-/// run is long: tuning a 2048^3 product should not take seconds).
+/// Best seconds per call of one candidate: one warm-up, then timed runs filling ~20 ms (at
+/// least 1, at most 50): tiny products need many runs for the minimum to be stable on a busy
+/// machine, and tuning a 2048^3 product should not take seconds.
 template <class Exec, class T>
 double time_gemm(const Exec& exec, const GemmProblem<T>& p, const tuning::impl::Choice& choice,
                  std::uint64_t& runs) {
@@ -31,7 +32,7 @@ double time_gemm(const Exec& exec, const GemmProblem<T>& p, const tuning::impl::
     return std::chrono::duration<double>(clock::now() - start).count();
   };
   double best = timed_run();  // warm-up: first-touch, thread start-up, library init
-  const int reps = std::clamp(static_cast<int>(0.02 / std::max(best, 1e-9)), 1, 5);
+  const int reps = std::clamp(static_cast<int>(0.02 / std::max(best, 1e-9)), 1, 50);
   best = 1e300;
   for (int r = 0; r < reps; ++r) best = std::min(best, timed_run());
   return best;
