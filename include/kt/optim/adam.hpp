@@ -1,0 +1,52 @@
+#pragma once
+/// \file kt/optim/adam.hpp
+/// Adam: Kingma & Ba, "Adam: A Method for Stochastic Optimization", ICLR 2015
+/// (`torch.optim.Adam`), with optional AMSGrad (Reddi, Kale & Kumar, ICLR 2018) and L2 weight
+/// decay added to the gradient. For decoupled weight decay use kt::optim::AdamW.
+///
+///     kt::optim::Adam<float> opt(model.parameters(),
+///                                kt::optim::AdamOptions(1e-3).betas(0.9, 0.999).amsgrad(true));
+///     opt.zero_grad();
+///     loss.backward();
+///     opt.step();
+///     opt.state(0).step;                  // t
+///     opt.state(0).at("exp_avg_sq");      // v
+///
+/// The update is PyTorch's single-tensor algorithm, per element of each parameter p with
+/// gradient g, at step t of that parameter (λ = weight_decay, γ = lr):
+///
+///     g ← −g if maximize;   g ← g + λ·p
+///     m ← β1·m + (1 − β1)·g;   v ← β2·v + (1 − β2)·g²;   v̂ ← max(v̂, v) if amsgrad
+///     p ← p − (γ / (1 − β1^t)) · m / (sqrt(v̂ or v) / sqrt(1 − β2^t) + ε)
+///
+/// in one fused kernel per parameter tensor, computed in kt::compute_t<T> (fp32 for kt::half
+/// and kt::bfloat16; the moments are kept in that type too — see kt/optim/state.hpp).
+
+#include "kt/optim/impl/adam_family.hpp"
+
+#include <utility>
+#include <vector>
+
+namespace kt::optim {
+
+/// Hyperparameters of kt::optim::Adam: lr (required), betas (0.9, 0.999), eps 1e-8,
+/// weight_decay 0, amsgrad false, maximize false — PyTorch's defaults.
+class AdamOptions : public impl::AdamOptionsBase<AdamOptions> {
+public:
+  explicit AdamOptions(double lr = 1e-3) : AdamOptionsBase(lr, 0.0) {}
+};
+
+/// Adam over `Var<T, D>` parameters (see the file comment for the update).
+template <class T, class D = DefaultDevice>
+class Adam final : public impl::AdamFamily<T, D, AdamOptions, false> {
+public:
+  /// kt::Error when an option is out of range (lr, eps, weight_decay < 0; betas outside
+  /// [0, 1)) or the parameter list is empty or repeats a parameter.
+  Adam(std::vector<Var<T, D>> params, const AdamOptions& options = AdamOptions())
+      : impl::AdamFamily<T, D, AdamOptions, false>(std::move(params), options, "kt::optim::Adam") {
+    this->validate(options);
+  }
+  const char* name() const override { return "kt::optim::Adam"; }
+};
+
+}  // namespace kt::optim

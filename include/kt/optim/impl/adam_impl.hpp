@@ -1,0 +1,75 @@
+#pragma once
+// The fused Adam/AdamW update: one kernel per parameter tensor reads the parameter, its
+// gradient and the moment estimates and writes the parameter and the moments, computing in
+// compute_t<T>. Shared by kt::optim::Adam (L2 penalty added to the gradient) and
+// kt::optim::AdamW (decoupled decay of the parameter).
+
+#include "kt/core/dtype.hpp"
+#include "kt/core/impl/kokkos_compat.hpp"
+#include "kt/tensor/tensor.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+namespace kt::optim::impl {
+
+/// The hyperparameters of one Adam update in the compute type (copied into the kernel).
+template <class C>
+struct AdamStepArgs {
+  C beta1, one_minus_beta1, beta2, one_minus_beta2;
+  C l2;                 // Adam's weight_decay: g ← g + l2·p (0 for AdamW)
+  C decay;              // AdamW's 1 − lr·weight_decay: p ← decay·p (1 for Adam)
+  C neg_step_size;      // −lr / (1 − β1^t)
+  C bias_correction2_sqrt;  // sqrt(1 − β2^t)
+  C eps;
+  bool amsgrad, maximize;
+};
+
+/// The step-dependent scalars, computed in double on the host as PyTorch does in Python.
+template <class C>
+AdamStepArgs<C> adam_args(double lr, double beta1, double beta2, double eps, double l2,
+                          double decoupled_decay, bool amsgrad, bool maximize, std::int64_t step) {
+  const double bias_correction1 = 1.0 - std::pow(beta1, static_cast<double>(step));
+  const double bias_correction2 = 1.0 - std::pow(beta2, static_cast<double>(step));
+  return AdamStepArgs<C>{C(beta1), C(1.0 - beta1), C(beta2), C(1.0 - beta2), C(l2),
+                         C(1.0 - lr * decoupled_decay), C(-(lr / bias_correction1)),
+                         C(std::sqrt(bias_correction2)), C(eps), amsgrad, maximize};
+}
+
+/// PyTorch's single-tensor Adam/AdamW on one parameter:
+///   g ← −g if maximize; g ← g + l2·p; p ← decay·p
+///   m ← β1·m + (1 − β1)·g;  v ← β2·v + (1 − β2)·g²;  v̂ ← max(v̂, v) if amsgrad
+///   p ← p − step_size · m / (sqrt(v or v̂) / sqrt(bc2) + eps)
+template <class T, class D>
+void adam_step(const char* label, const Tensor<T, D>& param, const Tensor<T, D>& grad,
+               const Tensor<compute_t<T>, D>& exp_avg, const Tensor<compute_t<T>, D>& exp_avg_sq,
+               const Tensor<compute_t<T>, D>& max_exp_avg_sq, const AdamStepArgs<compute_t<T>>& a) {
+  using C = compute_t<T>;
+  const auto p = param.view();
+  const auto g = grad.view();
+  const auto m = exp_avg.view();
+  const auto v = exp_avg_sq.view();
+  const auto vmax = a.amsgrad ? max_exp_avg_sq.view() : typename Tensor<C, D>::view_type();
+  const AdamStepArgs<C> args = a;
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<D>(0, p.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+    C d = static_cast<C>(g(i));
+    if (args.maximize) d = -d;
+    C x = static_cast<C>(p(i));
+    if (args.l2 != C(0)) d = d + args.l2 * x;
+    x = x * args.decay;
+    const C mi = m(i) * args.beta1 + args.one_minus_beta1 * d;
+    C vi = v(i) * args.beta2 + args.one_minus_beta2 * d * d;
+    m(i) = mi;
+    v(i) = vi;
+    if (args.amsgrad) {
+      vi = vmax(i) > vi ? vmax(i) : vi;
+      vmax(i) = vi;
+    }
+    const C denom = KT_KOKKOS_MATH::sqrt(vi) / args.bias_correction2_sqrt + args.eps;
+    p(i) = static_cast<T>(x + args.neg_step_size * (mi / denom));
+  });
+}
+
+}  // namespace kt::optim::impl

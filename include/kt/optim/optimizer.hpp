@@ -1,0 +1,173 @@
+#pragma once
+/// \file kt/optim/optimizer.hpp
+/// The base of kt's optimizers (`torch.optim.Optimizer`): the parameters, `zero_grad`,
+/// `step`, the learning rate that schedulers drive, and the per-parameter state. One parameter
+/// group per optimizer; its hyperparameters are the optimizer's options.
+///
+///     std::vector<kt::Var<float>> params = {w, b};   // leaves with requires_grad
+///     kt::optim::SGD<float> opt(params, kt::optim::SGDOptions(0.1).momentum(0.9));
+///     for (...) {
+///       opt.zero_grad();            // grads -> undefined (set_to_none, PyTorch's default)
+///       loss(...).backward();
+///       opt.step();                 // params without a gradient are skipped
+///     }
+///     opt.set_lr(0.01);             // what kt::optim::StepLR & co. call
+///
+/// Parameters are shared handles: the optimizer updates their values in place, so the model
+/// that owns them sees every step.
+
+#include "kt/autograd/var.hpp"
+#include "kt/core/error.hpp"
+#include "kt/core/profiling.hpp"
+#include "kt/optim/state.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kt::optim {
+
+/// What every optimizer offers independently of its dtype and device: learning-rate
+/// schedulers hold an OptimizerBase&.
+class OptimizerBase {
+public:
+  virtual ~OptimizerBase() = default;
+  /// One update of every parameter that has a gradient.
+  virtual void step() = 0;
+  /// Clears the gradients: undefined (`set_to_none`, the default) or zero-filled.
+  virtual void zero_grad(bool set_to_none = true) = 0;
+  /// The learning rate of the parameter group.
+  virtual double lr() const = 0;
+  /// Sets the learning rate (kt::Error when negative or NaN).
+  virtual void set_lr(double lr) = 0;
+  /// The optimizer's qualified name, e.g. "kt::optim::Adam".
+  virtual const char* name() const = 0;
+};
+
+/// Parameters and per-parameter state of an optimizer over `Var<T, D>` parameters.
+/// Derived classes implement step() and the hooks below.
+template <class T, class D = DefaultDevice>
+class Optimizer : public OptimizerBase {
+public:
+  using value_type = T;
+  using device_type = D;
+  using param_type = Var<T, D>;
+  using state_type = ParamState<T, D>;
+  using state_dict_type = OptimizerStateDict<T, D>;
+
+  /// The parameters, in the order given to the constructor (state is indexed the same way).
+  const std::vector<Var<T, D>>& params() const { return params_; }
+
+  void zero_grad(bool set_to_none = true) override {
+    KT_PROFILE_REGION("kt::optim::Optimizer::zero_grad");
+    for (const auto& p : params_) p.zero_grad(set_to_none);
+  }
+
+  /// The state of params()[i] (empty before its first update).
+  const state_type& state(std::size_t i) const {
+    check_index("state", i);
+    return state_[i];
+  }
+  /// Replaces the state of params()[i] with a deep copy of `s`; kt::Error when a tensor has a
+  /// name this optimizer does not use, or a shape other than the parameter's.
+  void set_state(std::size_t i, const state_type& s) {
+    KT_PROFILE_REGION("kt::optim::Optimizer::set_state");
+    check_index("set_state", i);
+    check_state(i, s);
+    state_type copy;
+    copy.step = s.step;
+    for (const auto& kv : s.tensors) copy.tensors.emplace(kv.first, kv.second.clone());
+    state_[i] = std::move(copy);
+  }
+
+  /// The hyperparameters by name ("lr", "momentum", "beta1", ...; flags as 0 or 1).
+  virtual std::map<std::string, double> hyperparameters() const = 0;
+  /// Sets hyperparameters by name (those not named keep their values); kt::Error for an unknown
+  /// name or an invalid value (nothing changes then).
+  virtual void set_hyperparameters(const std::map<std::string, double>& h) = 0;
+
+  /// State and hyperparameters (`optimizer.state_dict()`); the tensors share storage with the
+  /// optimizer's, as PyTorch's do — clone them for a snapshot that later steps do not change.
+  state_dict_type state_dict() const { return state_dict_type{state_, hyperparameters()}; }
+  /// Loads a state_dict (deep-copying its tensors, as PyTorch does); its state must have one
+  /// entry per parameter. Checked completely before anything changes.
+  void load_state_dict(const state_dict_type& sd) {
+    KT_PROFILE_REGION("kt::optim::Optimizer::load_state_dict");
+    KT_REQUIRE(sd.state.size() == params_.size(), name(), "::load_state_dict: the state has ",
+               sd.state.size(), " entries but the optimizer has ", params_.size(), " parameters");
+    // The hyperparameters decide which state tensors are valid (amsgrad): set them first and
+    // restore them if the state does not fit.
+    const auto previous = hyperparameters();
+    set_hyperparameters(sd.hyperparameters);
+    try {
+      for (std::size_t i = 0; i < params_.size(); ++i) check_state(i, sd.state[i]);
+    } catch (...) {
+      set_hyperparameters(previous);
+      throw;
+    }
+    for (std::size_t i = 0; i < params_.size(); ++i) set_state(i, sd.state[i]);
+  }
+
+protected:
+  /// Checks the parameters: at least one, each a defined leaf, none twice.
+  Optimizer(std::vector<Var<T, D>> params, const char* qualified_name)
+      : params_(std::move(params)), state_(params_.size()) {
+    KT_REQUIRE(!params_.empty(), qualified_name, ": got an empty parameter list");
+    for (std::size_t i = 0; i < params_.size(); ++i) {
+      KT_REQUIRE(params_[i].defined(), qualified_name, ": parameter ", i, " is undefined");
+      KT_REQUIRE(params_[i].is_leaf(), qualified_name, ": parameter ", i, " is not a leaf (made by ",
+                 params_[i].grad_fn_name(), "); optimize leaves, or detach() it first");
+      for (std::size_t j = 0; j < i; ++j)
+        KT_REQUIRE(params_[j].impl() != params_[i].impl(), qualified_name, ": parameter ", i,
+                   " is the same Var as parameter ", j, "; pass each parameter once");
+    }
+  }
+
+  /// The names of the state tensors this optimizer (with its current options) may hold.
+  virtual std::vector<std::string> state_names() const = 0;
+
+  /// Shape and name checks of a state for params()[i]; optimizers may add their own.
+  virtual void check_state(std::size_t i, const state_type& s) const {
+    KT_REQUIRE(s.step >= 0, name(), ": the state of parameter ", i, " has step ", s.step,
+               " (expected >= 0)");
+    const auto names = state_names();
+    for (const auto& kv : s.tensors) {
+      bool known = false;
+      std::string expected;
+      for (const auto& n : names) {
+        known = known || n == kv.first;
+        expected += (expected.empty() ? "" : ", ") + n;
+      }
+      KT_REQUIRE(known, name(), ": parameter ", i, " has state tensor \"", kv.first,
+                 "\", which this optimizer does not use (expected: ",
+                 expected.empty() ? std::string("none") : expected, ")");
+      KT_REQUIRE(kv.second.defined() && kv.second.shape() == params_[i].shape(), name(),
+                 ": state tensor \"", kv.first, "\" of parameter ", i, " has shape ",
+                 kv.second.defined() ? kv.second.shape().str() : std::string("undefined"),
+                 " but the parameter has shape ", params_[i].shape().str());
+    }
+  }
+
+  /// Learning rates, momenta, ...: finite and >= 0 (kt::Error naming the setting otherwise).
+  void require_non_negative(const char* setting, double value) const {
+    KT_REQUIRE(std::isfinite(value) && value >= 0, name(), ": invalid ", setting, " ", value,
+               " (expected a finite value >= 0)");
+  }
+
+  /// The mutable state of params()[i], for step().
+  state_type& mutable_state(std::size_t i) { return state_[i]; }
+
+private:
+  void check_index(const char* what, std::size_t i) const {
+    KT_REQUIRE(i < params_.size(), name(), "::", what, ": parameter index ", i,
+               " is out of range (the optimizer has ", params_.size(), " parameters)");
+  }
+
+  std::vector<Var<T, D>> params_;
+  std::vector<state_type> state_;
+};
+
+}  // namespace kt::optim
