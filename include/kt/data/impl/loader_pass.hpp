@@ -1,0 +1,174 @@
+#pragma once
+// One pass of a kt::DataLoader over its dataset: the index plan, the worker threads and the
+// bounded, ordered queue of host batches. Batch k holds plan[k*B, k*B+B) whatever thread
+// built it, so the batches do not depend on num_workers.
+
+#include "kt/core/device.hpp"
+#include "kt/core/error.hpp"
+#include "kt/data/dataloader_options.hpp"
+#include "kt/data/impl/dataset_source.hpp"
+#include "kt/data/impl/staging.hpp"
+#include "kt/tensor/tensor.hpp"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace kt::impl {
+
+template <class X, class Y>
+using BatchTransformFn = std::function<void(Tensor<X, Host>&, Tensor<Y, Host>&)>;
+
+/// A collated batch on the host, or the error that prevented it.
+template <class X, class Y>
+struct HostBatch {
+  Tensor<X, Host> inputs;
+  Tensor<Y, Host> targets;
+  std::shared_ptr<void> staging_x, staging_y;  // pinned owners (empty without pinning)
+  std::string error;
+  bool failed = false;
+};
+
+/// Batches of a pass: ceil or floor of plan size / batch size.
+inline std::int64_t batch_count(std::int64_t samples, std::int64_t batch_size, bool drop_last) {
+  return drop_last ? samples / batch_size : (samples + batch_size - 1) / batch_size;
+}
+
+template <class X, class Y>
+class LoaderPass {
+public:
+  LoaderPass(std::shared_ptr<const DatasetSource<X, Y>> source, const DataLoaderOptions& options,
+             BatchTransformFn<X, Y> transform, StagingAllocator staging, std::uint64_t epoch)
+      : source_(std::move(source)), transform_(std::move(transform)), staging_(std::move(staging)),
+        batch_size_(options.batch_size()) {
+    const std::int64_t n = source_->size();
+    plan_ = options.effective_sampler()(n, epoch);
+    for (std::size_t k = 0; k < plan_.size(); ++k)
+      KT_REQUIRE(plan_[k] >= 0 && plan_[k] < n, "kt::DataLoader: the sampler returned index ", plan_[k],
+                 " (position ", k, ") for a dataset of ", n, " samples");
+    num_batches_ = batch_count(static_cast<std::int64_t>(plan_.size()), batch_size_, options.drop_last());
+    capacity_ = std::max(options.prefetch(), options.num_workers());
+    const int workers = static_cast<int>(std::min<std::int64_t>(options.num_workers(), num_batches_));
+    for (int w = 0; w < workers; ++w) threads_.emplace_back([this] { work(); });
+  }
+
+  ~LoaderPass() { stop(); }
+  LoaderPass(const LoaderPass&) = delete;
+  LoaderPass& operator=(const LoaderPass&) = delete;
+
+  std::int64_t num_batches() const { return num_batches_; }
+
+  /// The next batch in order; false after the last. A failed batch throws kt::Error with
+  /// the original message.
+  bool next(HostBatch<X, Y>& out) {
+    if (consumed_ >= num_batches_) return false;
+    const std::int64_t k = consumed_;
+    if (threads_.empty()) {
+      build(k, out);
+      ++consumed_;
+    } else {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ready_cv_.wait(lock, [&] { return ready_.count(k) > 0; });
+        out = std::move(ready_[k]);
+        ready_.erase(k);
+        ++consumed_;
+      }
+      work_cv_.notify_all();
+    }
+    if (out.failed) {
+      stop();
+      KT_THROW("kt::DataLoader: building batch ", k, " failed: ", out.error);
+    }
+    return true;
+  }
+
+  /// Stops and joins the workers (idempotent).
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    work_cv_.notify_all();
+    for (auto& t : threads_)
+      if (t.joinable()) t.join();
+  }
+
+private:
+  void build(std::int64_t k, HostBatch<X, Y>& out) noexcept {
+    try {
+      const std::int64_t first = k * batch_size_;
+      const std::int64_t count = std::min<std::int64_t>(batch_size_, static_cast<std::int64_t>(plan_.size()) - first);
+      const Shape xs = batch_shape(count, source_->input_shape());
+      const Shape ys = batch_shape(count, source_->target_shape());
+      if (staging_) {
+        void *px = nullptr, *py = nullptr;
+        out.staging_x = staging_(static_cast<std::size_t>(xs.numel()) * sizeof(X), px);
+        out.staging_y = staging_(static_cast<std::size_t>(ys.numel()) * sizeof(Y), py);
+        out.inputs = Tensor<X, Host>::from_blob(static_cast<X*>(px), xs);
+        out.targets = Tensor<Y, Host>::from_blob(static_cast<Y*>(py), ys);
+      } else {
+        out.inputs = Tensor<X, Host>(xs);
+        out.targets = Tensor<Y, Host>(ys);
+      }
+      source_->gather(plan_.data() + first, count, out.inputs.data(), out.targets.data());
+      if (transform_) transform_(out.inputs, out.targets);
+    } catch (const Error& e) {
+      out.failed = true;
+      out.error = e.message();
+    } catch (const std::exception& e) {
+      out.failed = true;
+      out.error = e.what();
+    } catch (...) {
+      out.failed = true;
+      out.error = "an exception that is not a std::exception";
+    }
+  }
+
+  void work() {
+    while (true) {
+      std::int64_t k;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        work_cv_.wait(lock, [&] {
+          return stopping_ || claimed_ >= num_batches_ || claimed_ < consumed_ + capacity_;
+        });
+        if (stopping_ || claimed_ >= num_batches_) return;
+        k = claimed_++;
+      }
+      HostBatch<X, Y> batch;
+      build(k, batch);
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ready_.emplace(k, std::move(batch));
+      }
+      ready_cv_.notify_one();
+    }
+  }
+
+  std::shared_ptr<const DatasetSource<X, Y>> source_;
+  BatchTransformFn<X, Y> transform_;
+  StagingAllocator staging_;
+  std::int64_t batch_size_;
+  std::vector<std::int64_t> plan_;
+  std::int64_t num_batches_ = 0;
+  std::int64_t capacity_ = 1;
+
+  std::mutex mutex_;
+  std::condition_variable work_cv_, ready_cv_;
+  std::map<std::int64_t, HostBatch<X, Y>> ready_;
+  std::int64_t claimed_ = 0;  // guarded by mutex_
+  std::int64_t consumed_ = 0; // written by the consumer under mutex_ when workers run
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace kt::impl

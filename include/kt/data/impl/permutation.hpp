@@ -1,0 +1,55 @@
+#pragma once
+// Seeded random permutations for shuffling and random_split: Fisher-Yates driven by kt's
+// Philox generator, so a (seed, stream) pair gives the same order on every machine.
+
+#include "kt/tensor/impl/philox.hpp"
+
+#include <cstdint>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+namespace kt::impl {
+
+/// Draws uniform integers in [0, bound) from Philox stream `stream` of `seed`.
+class PhiloxDraws {
+public:
+  PhiloxDraws(std::uint64_t seed, std::uint64_t stream) : seed_(seed), stream_(stream) {}
+
+  std::uint64_t next64() {
+    if (used_ == 2) {
+      block_ = philox_block(seed_, stream_, counter_++);
+      used_ = 0;
+    }
+    const std::uint64_t hi = block_.v[2 * used_], lo = block_.v[2 * used_ + 1];
+    ++used_;
+    return (hi << 32) | lo;
+  }
+
+  /// Uniform in [0, bound), bound > 0, without modulo bias (rejection).
+  std::uint64_t below(std::uint64_t bound) {
+    const std::uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+    std::uint64_t x = next64();
+    while (x >= limit) x = next64();
+    return x % bound;
+  }
+
+private:
+  std::uint64_t seed_, stream_, counter_ = 0;
+  Philox4x32 block_{};
+  int used_ = 2;
+};
+
+/// 0..n-1 in a random order determined by (seed, stream).
+inline std::vector<std::int64_t> permutation(std::int64_t n, std::uint64_t seed, std::uint64_t stream) {
+  std::vector<std::int64_t> order(static_cast<std::size_t>(n > 0 ? n : 0));
+  std::iota(order.begin(), order.end(), std::int64_t{0});
+  PhiloxDraws draws(seed, stream);
+  for (std::size_t i = order.size(); i > 1; --i) {
+    const auto j = static_cast<std::size_t>(draws.below(i));
+    std::swap(order[i - 1], order[j]);
+  }
+  return order;
+}
+
+}  // namespace kt::impl
