@@ -29,6 +29,8 @@
 #include "kt/tensor/tensor.hpp"
 #include "kt/tensor/transfer.hpp"
 #include "kt/tensor/unary.hpp"
+#include "kt/autograd/ops.hpp"
+#include "kt/nn/nn.hpp"
 #include "kt/data/csv.hpp"
 #include "kt/data/dataloader.hpp"
 #include "kt/data/dataloader_options.hpp"

@@ -1,0 +1,143 @@
+#pragma once
+/// \file kt/autograd/reduce.hpp
+/// Differentiable reductions of a kt::Var: `sum` and `mean` over all elements or along a
+/// dimension, and `max` / `min` whose gradient goes to the position `argmax` / `argmin`
+/// picks (the first extreme), as PyTorch's `max(dim)` does.
+///
+///     kt::Var<float> x(kt::randn<float>({32, 10}, 0), true);
+///     auto loss = kt::mean(kt::sum(x * x, /*dim=*/1));
+///     loss.backward();                                   // x.grad() == 2 x / 32
+
+#include "kt/autograd/impl/grad_kernels.hpp"
+#include "kt/autograd/impl/record.hpp"
+#include "kt/autograd/var.hpp"
+#include "kt/tensor/elementwise.hpp"
+#include "kt/tensor/factories.hpp"
+#include "kt/tensor/reduce.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace kt {
+
+namespace impl {
+/// The reduced shape with `dim` kept as extent 1 (what keepdim=true gives).
+inline Shape keepdim_shape(const Shape& in, int dim) {
+  const int d = dim < 0 ? dim + in.rank() : dim;
+  KT_REQUIRE(d >= 0 && d < in.rank(), "kt::autograd: dimension ", dim, " is out of range for shape ",
+             in.str());
+  return in.with(d, 1);
+}
+
+/// A zero tensor of `shape` with g(p) written at the position `index(p)` picked along `dim`
+/// (index holds positions along dim, shaped like the reduction with keepdim).
+template <class T, class D>
+Tensor<T, D> scatter_along(const Tensor<T, D>& g, const Tensor<std::int64_t, D>& index, const Shape& shape,
+                           int dim) {
+  Tensor<T, D> out = zeros<T, D>(shape);
+  const int d = dim < 0 ? dim + shape.rank() : dim;
+  std::int64_t inner = 1;
+  for (int k = d + 1; k < shape.rank(); ++k) inner *= shape[k];
+  const std::int64_t extent = shape[d];
+  const auto gv = g.view(), y = out.view();
+  const auto iv = index.view();
+  Kokkos::parallel_for("kt::autograd::scatter", Kokkos::RangePolicy<D>(0, gv.extent(0)),
+                       KOKKOS_LAMBDA(std::size_t p) {
+                         const std::int64_t outer = static_cast<std::int64_t>(p) / inner;
+                         const std::int64_t in = static_cast<std::int64_t>(p) % inner;
+                         y((outer * extent + iv(p)) * inner + in) = gv(p);
+                       });
+  return out;
+}
+
+template <class T, class D>
+Var<T, D> extreme_all(const char* name, const Var<T, D>& a, Tensor<T, D> out, Tensor<std::int64_t, D> pos) {
+  return record(name, out, {a}, [shape = a.shape(), pos, name](const Tensor<T, D>& g, const Needs&) {
+    (void)name;
+    return std::vector<Tensor<T, D>>{
+        scatter_along(g.reshape({1}), pos.reshape({1}), Shape{shape.numel()}, 0).reshape(shape.dims())};
+  });
+}
+
+template <class T, class D>
+Var<T, D> extreme_dim(const char* name, const Var<T, D>& a, int dim, bool keepdim, Tensor<T, D> out,
+                      Tensor<std::int64_t, D> pos) {
+  return record(name, out, {a}, [shape = a.shape(), pos, dim](const Tensor<T, D>& g, const Needs&) {
+    const Shape kept = keepdim_shape(shape, dim);
+    return std::vector<Tensor<T, D>>{
+        scatter_along(g.reshape(kept.dims()), pos.reshape(kept.dims()), shape, dim)};
+  });
+  (void)keepdim;
+}
+}  // namespace impl
+
+/// Sum of all elements: a rank-0 Var.
+template <class T, class D>
+Var<T, D> sum(const Var<T, D>& a) {
+  impl::require_defined("kt::sum", {a});
+  return impl::record("kt::sum", sum(a.data()), {a}, [shape = a.shape()](const Tensor<T, D>& g, const impl::Needs&) {
+    return std::vector<Tensor<T, D>>{impl::expand_to(g, shape)};
+  });
+}
+
+/// Sum along `dim` (dropped unless keepdim).
+template <class T, class D>
+Var<T, D> sum(const Var<T, D>& a, int dim, bool keepdim = false) {
+  impl::require_defined("kt::sum", {a});
+  return impl::record("kt::sum", sum(a.data(), dim, keepdim), {a},
+                      [shape = a.shape(), dim](const Tensor<T, D>& g, const impl::Needs&) {
+                        const Shape kept = impl::keepdim_shape(shape, dim);
+                        return std::vector<Tensor<T, D>>{impl::expand_to(g.reshape(kept.dims()), shape)};
+                      });
+}
+
+/// Mean of all elements: a rank-0 Var.
+template <class T, class D>
+Var<T, D> mean(const Var<T, D>& a) {
+  impl::require_defined("kt::mean", {a});
+  return impl::record("kt::mean", mean(a.data()), {a}, [shape = a.shape()](const Tensor<T, D>& g, const impl::Needs&) {
+    return std::vector<Tensor<T, D>>{impl::expand_to(g * (1.0 / static_cast<double>(shape.numel())), shape)};
+  });
+}
+
+/// Mean along `dim` (dropped unless keepdim).
+template <class T, class D>
+Var<T, D> mean(const Var<T, D>& a, int dim, bool keepdim = false) {
+  impl::require_defined("kt::mean", {a});
+  return impl::record("kt::mean", mean(a.data(), dim, keepdim), {a},
+                      [shape = a.shape(), dim](const Tensor<T, D>& g, const impl::Needs&) {
+                        const Shape kept = impl::keepdim_shape(shape, dim);
+                        const double n = static_cast<double>(shape[dim]);
+                        return std::vector<Tensor<T, D>>{impl::expand_to(g.reshape(kept.dims()) * (1.0 / n), shape)};
+                      });
+}
+
+/// The largest element; its gradient goes to the first largest position.
+template <class T, class D>
+Var<T, D> max(const Var<T, D>& a) {
+  impl::require_defined("kt::max", {a});
+  return impl::extreme_all("kt::max", a, max(a.data()), argmax(a.data()));
+}
+
+/// The smallest element; its gradient goes to the first smallest position.
+template <class T, class D>
+Var<T, D> min(const Var<T, D>& a) {
+  impl::require_defined("kt::min", {a});
+  return impl::extreme_all("kt::min", a, min(a.data()), argmin(a.data()));
+}
+
+/// The largest values along dim (the values of `torch.max(x, dim)`).
+template <class T, class D>
+Var<T, D> max(const Var<T, D>& a, int dim, bool keepdim = false) {
+  impl::require_defined("kt::max", {a});
+  return impl::extreme_dim("kt::max", a, dim, keepdim, max(a.data(), dim, keepdim), argmax(a.data(), dim, keepdim));
+}
+
+/// The smallest values along dim.
+template <class T, class D>
+Var<T, D> min(const Var<T, D>& a, int dim, bool keepdim = false) {
+  impl::require_defined("kt::min", {a});
+  return impl::extreme_dim("kt::min", a, dim, keepdim, min(a.data(), dim, keepdim), argmin(a.data(), dim, keepdim));
+}
+
+}  // namespace kt

@@ -1,0 +1,134 @@
+#pragma once
+/// \file kt/autograd/var.hpp
+/// `kt::Var<T, Device>`: a tensor that takes part in automatic differentiation — its value
+/// (a `kt::Tensor`), whether it requires grad, the op that produced it, and its accumulated
+/// gradient. Differentiable ops (`kt/autograd/ops.hpp`, the layers of `kt::nn`) take and
+/// return Vars and record a define-by-run graph; `backward()` walks it in reverse. Like
+/// Flashlight's `fl::Variable`, the autograd type wraps the plain tensor, so tensor code that
+/// needs no gradients pays nothing for them. Copies share state (as torch.Tensor handles do).
+///
+///     kt::Var<float> w(kt::randn<float>({3, 2}, /*seed=*/0), /*requires_grad=*/true);
+///     kt::Var<float> x(kt::ones<float>({4, 3}));      // a constant: no gradient
+///     auto loss = kt::sum(kt::matmul(x, w) * 2.0f);
+///     loss.backward();                                 // w.grad() == 2 * xᵀ · ones
+///     std::cout << w.grad();
+
+#include "kt/autograd/grad_mode.hpp"
+#include "kt/autograd/impl/engine.hpp"
+#include "kt/autograd/impl/node.hpp"
+#include "kt/tensor/factories.hpp"
+#include "kt/tensor/print.hpp"
+#include "kt/tensor/tensor.hpp"
+
+#include <memory>
+#include <ostream>
+#include <string>
+#include <utility>
+
+namespace kt {
+
+template <class T, class D = DefaultDevice>
+class Var {
+  static_assert(is_floating_dtype_v<T>, "kt::Var<T, Device>: autograd needs a floating dtype "
+                                        "(float, double, kt::half, kt::bfloat16)");
+
+public:
+  using value_type = T;
+  using device_type = D;
+  using tensor_type = Tensor<T, D>;
+
+  /// An undefined Var.
+  Var() = default;
+  /// Wraps a tensor: a constant, or a leaf whose gradient backward() accumulates when
+  /// `requires_grad` (`torch.tensor(..., requires_grad=True)`). Shares the tensor's storage.
+  Var(Tensor<T, D> value, bool requires_grad = false)  // NOLINT: implicit, like torch
+      : impl_(std::make_shared<impl::VarImpl<T, D>>()) {
+    KT_REQUIRE(value.defined(), "kt::Var: the tensor is undefined");
+    impl_->value = std::move(value);
+    impl_->requires_grad = requires_grad;
+  }
+
+  bool defined() const { return impl_ != nullptr; }
+  /// The value (shares storage; operations on it are not recorded — `tensor.data`).
+  const Tensor<T, D>& data() const { return state("data").value; }
+  const Shape& shape() const { return data().shape(); }
+  int rank() const { return data().rank(); }
+  std::int64_t size(int dim) const { return data().size(dim); }
+  std::int64_t numel() const { return data().numel(); }
+  /// The only element, on the host (`loss.item()`).
+  T item() const { return data().item(); }
+
+  bool requires_grad() const { return state("requires_grad").requires_grad; }
+  /// Makes a leaf require grad (or not); an op's output cannot change (as in PyTorch).
+  Var& requires_grad_(bool requires = true) {
+    KT_REQUIRE(is_leaf(), "kt::Var::requires_grad_: only leaves can change requires_grad; this "
+                          "Var was produced by ", impl_->grad_fn->name, " (use detach() first)");
+    impl_->requires_grad = requires;
+    return *this;
+  }
+  /// True for user-created Vars, false for the outputs of recorded ops.
+  bool is_leaf() const { return !state("is_leaf").grad_fn; }
+  /// The name of the op that produced this Var ("" for leaves), e.g. "kt::matmul".
+  std::string grad_fn_name() const { return is_leaf() ? std::string() : impl_->grad_fn->name; }
+
+  /// The accumulated gradient of a leaf (undefined until a backward pass reaches it).
+  const Tensor<T, D>& grad() const { return state("grad").grad; }
+  /// Replaces the gradient (undefined clears it); its shape must match the value's.
+  void set_grad(Tensor<T, D> grad) const {
+    KT_REQUIRE(!grad.defined() || grad.shape() == shape(), "kt::Var::set_grad: the gradient has "
+               "shape ", grad.shape().str(), " but the value has shape ", shape().str());
+    state("set_grad").grad = std::move(grad);
+  }
+  /// Clears the gradient: undefined (set_to_none, PyTorch's default) or zero-filled.
+  void zero_grad(bool set_to_none = true) const {
+    auto& g = state("zero_grad").grad;
+    if (set_to_none || !g.defined()) g = Tensor<T, D>();
+    else g.fill_(T(0));
+  }
+
+  /// Back-propagates from a one-element Var (a loss): every leaf it depends on that requires
+  /// grad gets d(this)/d(leaf) added to its .grad(). Frees the graph.
+  void backward() const {
+    KT_REQUIRE(numel() == 1, "kt::Var::backward: grad can be implicitly created only for a "
+               "one-element tensor, but this one has shape ", shape().str(),
+               "; pass the gradient: backward(grad)");
+    impl::run_backward(impl_, ones<T, D>(shape()));
+  }
+  /// Back-propagates `grad` (of this Var's shape): vector-Jacobian product.
+  void backward(const Tensor<T, D>& grad) const {
+    KT_REQUIRE(grad.defined(), "kt::Var::backward: the gradient is undefined");
+    state("backward");
+    impl::run_backward(impl_, grad);
+  }
+
+  /// The same value, cut from the graph (`tensor.detach()`): a constant sharing storage.
+  Var detach() const { return Var(data(), false); }
+
+  /// The shared state (for kt's ops and optimizers).
+  const std::shared_ptr<impl::VarImpl<T, D>>& impl() const { return impl_; }
+  static Var from_impl(std::shared_ptr<impl::VarImpl<T, D>> state) {
+    Var v;
+    v.impl_ = std::move(state);
+    return v;
+  }
+
+private:
+  impl::VarImpl<T, D>& state(const char* what) const {
+    KT_REQUIRE(impl_ != nullptr, "kt::Var::", what, ": the Var is undefined (default-constructed)");
+    return *impl_;
+  }
+
+  std::shared_ptr<impl::VarImpl<T, D>> impl_;
+};
+
+/// Prints the value, then `grad_fn=<name>` or `requires_grad=true` like PyTorch.
+template <class T, class D>
+std::ostream& operator<<(std::ostream& os, const Var<T, D>& v) {
+  if (!v.defined()) return os << "Var(undefined)";
+  os << v.data();
+  if (!v.is_leaf()) os << " grad_fn=<" << v.grad_fn_name() << ">";
+  else if (v.requires_grad()) os << " requires_grad=true";
+  return os;
+}
+
+}  // namespace kt

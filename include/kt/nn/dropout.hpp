@@ -1,0 +1,56 @@
+#pragma once
+/// \file kt/nn/dropout.hpp
+/// `kt::nn::Dropout` (`torch.nn.Dropout`): zeroes elements with probability p in training
+/// mode and scales the rest by 1 / (1 − p); the identity after `eval()`. Its own seeded
+/// counter-based generator advances once per forward call, so a run is reproducible.
+///
+///     kt::nn::Dropout<float> drop(kt::nn::DropoutOptions(0.2).seed(7));
+///     model.eval();                       // dropout off
+
+#include "kt/autograd/dropout.hpp"
+#include "kt/nn/module.hpp"
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+namespace kt::nn {
+
+class DropoutOptions {
+public:
+  DropoutOptions(double p = 0.5) : p_(p) {}  // NOLINT: implicit like torch's
+  DropoutOptions& p(double value) { p_ = value; return *this; }
+  DropoutOptions& seed(std::uint64_t s) { seed_ = s; return *this; }
+  double p() const { return p_; }
+  std::uint64_t seed() const { return seed_; }
+
+private:
+  double p_;
+  std::uint64_t seed_ = 0;
+};
+
+template <class T, class D = DefaultDevice>
+class Dropout : public impl::Convertible<Dropout, T, D> {
+public:
+  explicit Dropout(const DropoutOptions& options = {}) : options_(options), gen_(options.seed()) {
+    KT_REQUIRE(options.p() >= 0 && options.p() <= 1,
+               "kt::nn::Dropout: probability has to be between 0 and 1, but got ", options.p());
+  }
+  Var<T, D> forward(const Var<T, D>& x) override {
+    KT_PROFILE_REGION("kt::nn::Dropout::forward");
+    return kt::dropout(x, options_.p(), this->is_training(), gen_);
+  }
+  std::string name() const override { return "Dropout"; }
+  std::string extra_repr() const override {
+    std::ostringstream s;
+    s << "p=" << options_.p() << ", inplace=False";
+    return s.str();
+  }
+  const DropoutOptions& options() const { return options_; }
+
+private:
+  DropoutOptions options_;
+  Generator gen_;
+};
+
+}  // namespace kt::nn

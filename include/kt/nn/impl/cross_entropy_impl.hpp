@@ -1,0 +1,109 @@
+#pragma once
+// The fused cross-entropy kernels: one pass per row computes log-sum-exp and the row's loss
+// (with label smoothing); the backward pass writes softmax − target distribution, scaled by
+// the upstream gradient, in one more pass. Nothing of size (N, C) is kept but the logits.
+
+#include "kt/core/impl/kokkos_compat.hpp"
+#include "kt/tensor/tensor.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kt::nn::impl {
+
+/// Counts targets outside [0, classes) that are not ignore_index, and the ignored ones.
+template <class D>
+std::pair<std::int64_t, std::int64_t> check_targets(const Tensor<std::int64_t, D>& target, std::int64_t classes,
+                                                    std::int64_t ignore_index, std::int64_t& first_bad) {
+  const auto t = target.view();
+  std::int64_t bad = 0, ignored = 0;
+  Kokkos::parallel_reduce(
+      "kt::nn::cross_entropy::check_targets", Kokkos::RangePolicy<D>(0, t.extent(0)),
+      KOKKOS_LAMBDA(std::size_t i, std::int64_t & b, std::int64_t & ig) {
+        const std::int64_t c = t(i);
+        if (c == ignore_index) ++ig;
+        else if (c < 0 || c >= classes) ++b;
+      },
+      bad, ignored);
+  first_bad = -1;
+  if (bad > 0) {
+    const auto host = target.to_vector();
+    for (std::size_t i = 0; i < host.size(); ++i)
+      if (host[i] != ignore_index && (host[i] < 0 || host[i] >= classes)) {
+        first_bad = static_cast<std::int64_t>(i);
+        break;
+      }
+  }
+  return {bad, ignored};
+}
+
+/// loss(i) = scale · (lse_i − (1 − ε) x[i, t_i] − ε/C Σ_j x[i, j]); lse(i) kept for backward.
+template <class T, class D>
+void cross_entropy_forward(const Tensor<T, D>& logits, const Tensor<std::int64_t, D>& target, double smoothing,
+                           std::int64_t ignore_index, double scale, const Tensor<T, D>& loss,
+                           const Tensor<compute_t<T>, D>& lse) {
+  using C = compute_t<T>;
+  const std::int64_t classes = logits.size(1);
+  const auto x = logits.view();
+  const auto t = target.view();
+  const auto l = loss.view();
+  const auto s = lse.view();
+  const C eps = static_cast<C>(smoothing), keep = C(1) - eps, sc = static_cast<C>(scale);
+  Kokkos::parallel_for("kt::nn::cross_entropy::forward", Kokkos::RangePolicy<D>(0, t.extent(0)),
+                       KOKKOS_LAMBDA(std::size_t i) {
+                         const std::size_t row = i * static_cast<std::size_t>(classes);
+                         C m = static_cast<C>(x(row));
+                         for (std::int64_t j = 1; j < classes; ++j) {
+                           const C v = static_cast<C>(x(row + j));
+                           m = v > m ? v : m;
+                         }
+                         C sum = 0, total = 0;
+                         for (std::int64_t j = 0; j < classes; ++j) {
+                           const C v = static_cast<C>(x(row + j));
+                           sum += KT_KOKKOS_MATH::exp(v - m);
+                           total += v;
+                         }
+                         const C log_sum = m + KT_KOKKOS_MATH::log(sum);
+                         s(i) = log_sum;
+                         const std::int64_t c = t(i);
+                         if (c == ignore_index) {
+                           l(i) = T(0);
+                           return;
+                         }
+                         const C picked = static_cast<C>(x(row + static_cast<std::size_t>(c)));
+                         l(i) = static_cast<T>(sc * (log_sum - keep * picked - eps * total / C(classes)));
+                       });
+}
+
+/// dx[i, j] = g_i · scale · (softmax[i, j] − (1 − ε)[j = t_i] − ε/C); g is rank 0 (mean and
+/// sum reductions) or per row (none).
+template <class T, class D>
+Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>& logits,
+                                    const Tensor<std::int64_t, D>& target, const Tensor<compute_t<T>, D>& lse,
+                                    double smoothing, std::int64_t ignore_index, double scale) {
+  using C = compute_t<T>;
+  Tensor<T, D> dx(logits.shape());
+  const std::int64_t classes = logits.size(1);
+  const bool per_row = grad.rank() == 1;
+  const auto g = grad.view();
+  const auto x = logits.view();
+  const auto t = target.view();
+  const auto s = lse.view();
+  const auto out = dx.view();
+  const C eps = static_cast<C>(smoothing), keep = C(1) - eps, sc = static_cast<C>(scale);
+  const C spread = eps / C(classes);
+  Kokkos::parallel_for("kt::nn::cross_entropy::backward", Kokkos::RangePolicy<D>(0, t.extent(0)),
+                       KOKKOS_LAMBDA(std::size_t i) {
+                         const std::size_t row = i * static_cast<std::size_t>(classes);
+                         const std::int64_t c = t(i);
+                         const C gi = c == ignore_index ? C(0) : sc * static_cast<C>(g(per_row ? i : 0));
+                         for (std::int64_t j = 0; j < classes; ++j) {
+                           const C p = KT_KOKKOS_MATH::exp(static_cast<C>(x(row + j)) - s(i));
+                           out(row + j) = static_cast<T>(gi * (p - spread - (j == c ? keep : C(0))));
+                         }
+                       });
+  return dx;
+}
+
+}  // namespace kt::nn::impl

@@ -1,0 +1,64 @@
+#pragma once
+/// \file kt/nn/layer_norm.hpp
+/// `kt::nn::LayerNorm` (`torch.nn.LayerNorm`): normalises over the trailing
+/// `normalized_shape` dimensions, then (elementwise_affine) scales by `weight` (ones) and
+/// shifts by `bias` (zeros).
+///
+///     kt::nn::LayerNorm<float> norm(kt::nn::LayerNormOptions({64}).eps(1e-5));
+
+#include "kt/autograd/layer_norm.hpp"
+#include "kt/nn/module.hpp"
+#include "kt/tensor/factories.hpp"
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kt::nn {
+
+class LayerNormOptions {
+public:
+  LayerNormOptions(std::vector<std::int64_t> normalized_shape) : shape_(std::move(normalized_shape)) {}  // NOLINT
+  LayerNormOptions& eps(double value) { eps_ = value; return *this; }
+  LayerNormOptions& elementwise_affine(bool on) { affine_ = on; return *this; }
+  const std::vector<std::int64_t>& normalized_shape() const { return shape_; }
+  double eps() const { return eps_; }
+  bool elementwise_affine() const { return affine_; }
+
+private:
+  std::vector<std::int64_t> shape_;
+  double eps_ = 1e-5;
+  bool affine_ = true;
+};
+
+template <class T, class D = DefaultDevice>
+class LayerNorm : public impl::Convertible<LayerNorm, T, D> {
+public:
+  explicit LayerNorm(const LayerNormOptions& options) : options_(options) {
+    KT_REQUIRE(!options.normalized_shape().empty(), "kt::nn::LayerNorm: normalized_shape is empty");
+    if (options.elementwise_affine()) {
+      weight = this->register_parameter("weight", ones<T, D>(Shape(options.normalized_shape())));
+      bias = this->register_parameter("bias", zeros<T, D>(Shape(options.normalized_shape())));
+    }
+  }
+  Var<T, D> forward(const Var<T, D>& x) override {
+    KT_PROFILE_REGION("kt::nn::LayerNorm::forward");
+    return kt::layer_norm(x, options_.normalized_shape(), weight, bias, options_.eps());
+  }
+  std::string name() const override { return "LayerNorm"; }
+  std::string extra_repr() const override {
+    std::ostringstream s;
+    s << Shape(options_.normalized_shape()).str() << ", eps=" << options_.eps()
+      << ", elementwise_affine=" << (options_.elementwise_affine() ? "True" : "False");
+    return s.str();
+  }
+  const LayerNormOptions& options() const { return options_; }
+
+  Var<T, D> weight, bias;
+
+private:
+  LayerNormOptions options_;
+};
+
+}  // namespace kt::nn

@@ -1,0 +1,13 @@
+#pragma once
+/// \file kt/nn/nn.hpp
+/// Every layer, loss and initialiser of kt::nn, in one include.
+#include "kt/nn/activation.hpp"
+#include "kt/nn/dropout.hpp"
+#include "kt/nn/flatten.hpp"
+#include "kt/nn/init.hpp"
+#include "kt/nn/layer_norm.hpp"
+#include "kt/nn/linear.hpp"
+#include "kt/nn/loss.hpp"
+#include "kt/nn/module.hpp"
+#include "kt/nn/sequential.hpp"
+#include "kt/nn/softmax.hpp"
