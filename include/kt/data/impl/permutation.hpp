@@ -16,28 +16,36 @@ class PhiloxDraws {
 public:
   PhiloxDraws(std::uint64_t seed, std::uint64_t stream) : seed_(seed), stream_(stream) {}
 
-  std::uint64_t next64() {
-    if (used_ == 2) {
+  std::uint32_t next32() {
+    if (used_ == 4) {
       block_ = philox_block(seed_, stream_, counter_++);
       used_ = 0;
     }
-    const std::uint64_t hi = block_.v[2 * used_], lo = block_.v[2 * used_ + 1];
-    ++used_;
-    return (hi << 32) | lo;
+    return block_.v[used_++];
   }
 
-  /// Uniform in [0, bound), bound > 0, without modulo bias (rejection).
+  /// Uniform in [0, bound), bound > 0, without modulo bias (Lemire's multiply-shift with
+  /// rejection; one 32-bit draw per value below 2^32, two above).
   std::uint64_t below(std::uint64_t bound) {
+    if (bound <= UINT32_MAX) {
+      const auto b = static_cast<std::uint32_t>(bound);
+      const std::uint32_t threshold = static_cast<std::uint32_t>(-b) % b;
+      while (true) {
+        const std::uint64_t m = std::uint64_t{next32()} * b;
+        if (static_cast<std::uint32_t>(m) >= threshold) return m >> 32;
+      }
+    }
     const std::uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
-    std::uint64_t x = next64();
-    while (x >= limit) x = next64();
+    std::uint64_t x;
+    do x = (std::uint64_t{next32()} << 32) | next32();
+    while (x >= limit);
     return x % bound;
   }
 
 private:
   std::uint64_t seed_, stream_, counter_ = 0;
   Philox4x32 block_{};
-  int used_ = 2;
+  int used_ = 4;
 };
 
 /// 0..n-1 in a random order determined by (seed, stream).
