@@ -119,3 +119,88 @@ TEST_CASE_TEMPLATE("linear validates its operands", D, KT_DEVICES) {
   CHECK(kt_test::error_of([&] { kt::linear_backward(kt::ones<float, D>({4, 2}), x, w, fwd, kt::Activation::GELU); })
             .find("GELU needs the pre-activation") != std::string::npos);
 }
+
+TEST_CASE_TEMPLATE("ReLU backward is exactly dy where y > 0 and exactly 0 where y == 0; db is the column sums",
+                   TestCase, KT_ALL_FLOAT_CASES) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  using C = kt::compute_t<T>;
+  // 150 outputs: two full 64-column blocks of the host kernel and a partial one. Outputs 3 and
+  // 70 have a zero weight row and a zero bias: their pre-activation is exactly 0 (y == 0).
+  const std::int64_t batch = 37, in = 11, out = 150;
+  auto x = kt::randn<T, D>({batch, in}, 21);
+  auto hw = kt::randn<T, kt::Serial>({out, in}, 22).to_vector();
+  auto hb = kt::randn<T, kt::Serial>({out}, 23).to_vector();
+  for (std::int64_t j : {3, 70}) {
+    hb[std::size_t(j)] = T(0);
+    for (std::int64_t l = 0; l < in; ++l) hw[std::size_t(j * in + l)] = T(0);
+  }
+  auto w = kt::from_host<T, D>(hw, {out, in});
+  auto b = kt::from_host<T, D>(hb, {out});
+  const auto fwd = kt::linear_forward(x, w, b, kt::Activation::ReLU);
+  const auto hy = fwd.output.to_vector();
+  // An infinite upstream gradient wherever y == 0: a select gives exactly 0 there, while
+  // `dy * (y > 0)` would give NaN.
+  auto hdy = kt::randn<T, kt::Serial>({batch, out}, 24).to_vector();
+  std::int64_t zeros = 0;
+  for (std::size_t e = 0; e < hy.size(); ++e)
+    if (static_cast<C>(hy[e]) == C(0)) hdy[e] = static_cast<T>(C(INFINITY)), ++zeros;
+  CHECK(zeros >= 2 * batch);  // columns 3 and 70, plus the negative pre-activations
+  CHECK(zeros < batch * out);
+  auto dy = kt::from_host<T, D>(hdy, {batch, out});
+
+  kt::Tensor<T, D> dz({batch, out}), db(kt::Shape{out});
+  kt::impl::linear_grad_epilogue(dy, fwd, kt::Activation::ReLU, dz, db);
+  const auto hdz = dz.to_vector();
+  bool exact = true;
+  for (std::size_t e = 0; e < hy.size(); ++e) {
+    const C want = static_cast<C>(hy[e]) > C(0) ? static_cast<C>(hdy[e]) : C(0);
+    const C got = static_cast<C>(hdz[e]);
+    if (!(got == want && !std::signbit(got) == !std::signbit(want))) {
+      if (exact) MESSAGE("element ", e, ": y ", double(static_cast<C>(hy[e])), ", dz ", double(got), ", want ", double(want));
+      exact = false;
+    }
+  }
+  CHECK(exact);
+  // db: each column summed over the rows in row order, in the compute type — exactly.
+  std::vector<T> want_db(static_cast<std::size_t>(out));
+  for (std::int64_t j = 0; j < out; ++j) {
+    C s = C(0);
+    for (std::int64_t i = 0; i < batch; ++i) s += static_cast<C>(hdz[std::size_t(i * out + j)]);
+    want_db[std::size_t(j)] = static_cast<T>(s);
+  }
+  const auto hdb = db.to_vector();
+  bool db_exact = true;
+  for (std::int64_t j = 0; j < out; ++j)
+    db_exact = db_exact && static_cast<C>(hdb[std::size_t(j)]) == static_cast<C>(want_db[std::size_t(j)]);
+  CHECK(db_exact);
+  CHECK(static_cast<C>(hdb[3]) == C(0));
+  CHECK(static_cast<C>(hdb[70]) == C(0));
+  // The public entry point computes the same db.
+  const auto g = kt::linear_backward(dy, x, w, fwd, kt::Activation::ReLU);
+  CHECK(g.db.to_vector() == hdb);
+}
+
+TEST_CASE("the Linear backward epilogue is bit-identical on OpenMP and Serial") {
+  // 300 x 200: three full 64-column blocks and a partial one, every activation.
+  const std::int64_t batch = 300, in = 40, out = 200;
+  auto x = kt::randn<float, kt::Serial>({batch, in}, 31), w = kt::randn<float, kt::Serial>({out, in}, 32, 0, 0.2);
+  // The OpenMP epilogue gets the Serial forward's output, so only the epilogue is compared.
+  auto b = kt::randn<float, kt::Serial>({out}, 33), dy = kt::randn<float, kt::Serial>({batch, out}, 34);
+  for (auto act : {kt::Activation::Identity, kt::Activation::ReLU, kt::Activation::GELU, kt::Activation::Tanh}) {
+    CAPTURE(kt::to_string(act));
+    const auto fs = kt::linear_forward(x, w, b, act);
+    kt::Tensor<float, kt::Serial> dzs({batch, out}), dbs(kt::Shape{out});
+    kt::impl::linear_grad_epilogue(dy, fs, act, dzs, dbs);
+#if defined(KOKKOS_ENABLE_OPENMP)
+    using P = Kokkos::OpenMP;
+    auto dyp = dy.to<P>();
+    kt::Tensor<float, P> dzp({batch, out}), dbp(kt::Shape{out});
+    kt::LinearForward<float, P> same{fs.output.to<P>(), fs.pre_activation.defined() ? fs.pre_activation.to<P>()
+                                                                                     : kt::Tensor<float, P>()};
+    kt::impl::linear_grad_epilogue(dyp, same, act, dzp, dbp);
+    CHECK(dzp.to_vector() == dzs.to_vector());
+    CHECK(dbp.to_vector() == dbs.to_vector());
+#endif
+  }
+}

@@ -49,5 +49,38 @@ KOKKOS_INLINE_FUNCTION C activation_grad(Activation act, C z, C y) {
   }
 }
 
+/// act(z) with the activation as a compile-time constant (the kernels' form: no switch).
+template <Activation A, class C>
+KOKKOS_INLINE_FUNCTION C activate(C z) {
+  if constexpr (A == Activation::ReLU) return z > C(0) ? z : (z != z ? z : C(0));
+  else if constexpr (A == Activation::GELU)
+    return C(0.5) * z * (C(1) + KT_KOKKOS_MATH::erf(z * C(0.70710678118654752440)));
+  else if constexpr (A == Activation::Tanh) return KT_KOKKOS_MATH::tanh(z);
+  else return z;
+}
+
+/// dy · act'(z), from the upstream gradient dy, the pre-activation z (read by GELU only) and
+/// the output y. ReLU is a select, `y > 0 ? dy : 0`, not `dy * mask`: GCC turns the 0/1
+/// product into a branch that mispredicts on a ReLU layer's random signs (24x slower, see
+/// docs/performance.md); the select also gives exactly 0 where y <= 0, as PyTorch does.
+template <Activation A, class C>
+KOKKOS_INLINE_FUNCTION C activation_backprop(C dy, C z, C y) {
+  if constexpr (A == Activation::ReLU) {
+    (void)z;
+    return y > C(0) ? dy : C(0);
+  } else if constexpr (A == Activation::GELU) {
+    (void)y;
+    const C cdf = C(0.5) * (C(1) + KT_KOKKOS_MATH::erf(z * C(0.70710678118654752440)));
+    const C pdf = KT_KOKKOS_MATH::exp(C(-0.5) * z * z) * C(0.39894228040143267794);
+    return dy * (cdf + z * pdf);
+  } else if constexpr (A == Activation::Tanh) {
+    (void)z;
+    return dy * (C(1) - y * y);
+  } else {
+    (void)z, (void)y;
+    return dy;
+  }
+}
+
 }  // namespace impl
 }  // namespace kt
