@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <unistd.h>
@@ -15,15 +16,19 @@
 
 namespace kt_test {
 
-/// A fresh file name in a per-process scratch directory under /tmp.
+/// A file name in a per-process scratch directory under the temp directory, removed at exit.
 inline std::string scratch_path(const std::string& name) {
-  static const std::string dir = [] {
-    std::string d = "/tmp/kt_data_tests_" + std::to_string(getpid());
-    std::string cmd = "mkdir -p " + d;
-    (void)std::system(cmd.c_str());
-    return d;
-  }();
-  return dir + "/" + name;
+  struct Dir {
+    std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                 ("kt_data_tests_" + std::to_string(getpid()));
+    Dir() { std::filesystem::create_directories(path); }
+    ~Dir() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Dir dir;
+  return (dir.path / name).string();
 }
 
 /// IDX bytes: header (type code, dims big-endian) then `payload` verbatim.

@@ -28,7 +28,7 @@ TEST_CASE("read_csv reads features and labels by column name or index") {
   CHECK(raw.columns.empty());
 }
 
-TEST_CASE("read_csv names the file, line and column of bad cells and ragged rows") {
+TEST_CASE("read_csv names the file line and column of bad cells and ragged rows") {
   const auto bad = kt_test::scratch_path("bad_cell.csv");
   kt_test::write_text(bad, "x,y,label\n1,2,0\n3,abc,1\n");
   CHECK(mentions(kt_test::error_of([&] { kt::read_csv(bad); }), "kt::read_csv: '", bad, "': line 3, column 2 ('y')",

@@ -78,7 +78,7 @@ TEST_CASE_TEMPLATE("DataLoader batches land on the requested device with collate
   CHECK(n == 3);
 }
 
-TEST_CASE_TEMPLATE("DataLoader shuffles every index exactly once, differently per epoch", D, KT_DEVICES) {
+TEST_CASE_TEMPLATE("DataLoader shuffles every index exactly once differently per epoch", D, KT_DEVICES) {
   auto loader = kt::make_data_loader<D>(numbered(1000),
                                         kt::DataLoaderOptions().batch_size(64).shuffle(true).seed(7).num_workers(2));
   std::vector<std::vector<std::int64_t>> orders;
@@ -104,7 +104,7 @@ TEST_CASE_TEMPLATE("DataLoader shuffles every index exactly once, differently pe
   CHECK(again == orders[1]);
 }
 
-TEST_CASE_TEMPLATE("DataLoader gives the same batches for 0, 1 and 2 workers", D, KT_DEVICES) {
+TEST_CASE_TEMPLATE("DataLoader gives the same batches for 0 1 and 2 workers", D, KT_DEVICES) {
   std::vector<std::vector<std::vector<std::int64_t>>> runs;
   for (int workers : {0, 1, 2}) {
     auto loader = kt::make_data_loader<D>(

@@ -48,7 +48,7 @@ TEST_CASE_TEMPLATE("TensorDataset pairs rows of inputs and targets of any dtypes
   CHECK(on_d.target_shape() == kt::Shape{1});
 }
 
-TEST_CASE("random_split is seeded, disjoint and covers the dataset") {
+TEST_CASE("random_split is seeded disjoint and covers the dataset") {
   kt::TensorDataset ds(kt::arange<float, kt::Host>(100), kt::arange<std::int64_t, kt::Host>(100));
   auto parts = kt::random_split(ds, {70, 20, 10}, 3);
   REQUIRE(parts.size() == 3);

@@ -57,7 +57,7 @@ TEST_CASE("read_idx decodes big-endian int32 and float32 elements") {
   CHECK(kt::read_idx<float>(q).shape() == kt::Shape{1, 2});
 }
 
-TEST_CASE("read_idx rejects a missing file, bad magic and unknown type codes naming the file") {
+TEST_CASE("read_idx rejects a missing file bad magic and unknown type codes naming the file") {
   const auto missing = kt_test::scratch_path("no_such_file.idx");
   CHECK(mentions(kt_test::error_of([&] { kt::read_idx(missing); }), "kt::read_idx: cannot open '", missing,
                  "No such file"));

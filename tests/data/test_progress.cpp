@@ -24,7 +24,7 @@ TEST_CASE("ProgressBar prints plain lines when not on a terminal") {
   CHECK(text.find("epoch 2/3  4/4  loss 0.6250") != std::string::npos);
 }
 
-TEST_CASE("ProgressBar redraws in place on a terminal, rate-limited") {
+TEST_CASE("ProgressBar redraws in place on a terminal rate-limited") {
   std::ostringstream out;
   kt::ProgressBar bar(1000, kt::ProgressOptions().interactive(true).redraw_interval(3600), out);
   CHECK(bar.interactive());
