@@ -191,3 +191,16 @@ TEST_CASE("deterministic mode is bit-identical across runs, devices and thread c
   kt::tuning::set_deterministic(false);
   kt::tuning::set_benchmark(false);
 }
+
+TEST_CASE("the heuristic sends skinny products (m, n or k < 32) to Eigen") {
+  if (!kt::impl::have_eigen_gemm) return;
+  auto choose = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+    kt::GemmProblem<float> p;
+    p.m = m, p.n = n, p.k = k;
+    return kt::impl::gemm_heuristic<kt::DefaultDevice>(p, 2).backend;
+  };
+  CHECK(choose(256, 10, 512) == kt::GemmBackend::Eigen);  // a classifier's forward
+  CHECK(choose(10, 512, 256) == kt::GemmBackend::Eigen);  // its dw
+  CHECK(choose(256, 512, 10) == kt::GemmBackend::Eigen);  // its dx = dz · w, k = 10
+  if (kt::impl::have_blas_gemm) CHECK(choose(256, 512, 784) == kt::GemmBackend::Blas);
+}

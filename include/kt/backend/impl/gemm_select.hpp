@@ -45,9 +45,11 @@ std::vector<tuning::impl::Choice> gemm_candidates(int concurrency) {
 }
 
 /// The heuristic used without benchmark mode. Small products run on one thread (a parallel
-/// fork-join costs more than it saves below ~2 MFLOP); skinny ones (n or m < 32, e.g. a
-/// classifier's last layer) go to Eigen, which handles them better than OpenBLAS here; the
-/// rest to BLAS. Figures behind these thresholds: docs/performance.md.
+/// fork-join costs more than it saves below ~2 MFLOP); skinny ones (m, n or k < 32, e.g. a
+/// classifier's last layer, or its backward dx = dz · w with k = 10 outputs) go to Eigen,
+/// which handles them better than OpenBLAS here (256x512x10 with k = 10: Eigen 37 GFLOP/s,
+/// OpenBLAS 20, 2 threads); the rest to BLAS. Figures behind these thresholds:
+/// docs/performance.md.
 template <class Exec, class T>
 tuning::impl::Choice gemm_heuristic(const GemmProblem<T>& p, int concurrency) {
   const int threads = p.flops() < 2.0e6 ? 1 : concurrency;
@@ -55,7 +57,7 @@ tuning::impl::Choice gemm_heuristic(const GemmProblem<T>& p, int concurrency) {
   if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) return {GemmBackend::Cublas, concurrency, 0};
 #endif
   if constexpr (host_library_ok_v<Exec, T>) {
-    const bool skinny = p.n < 32 || p.m < 32;
+    const bool skinny = p.n < 32 || p.m < 32 || p.k < 32;
     if (have_eigen_gemm && (skinny || !have_blas_gemm)) return {GemmBackend::Eigen, threads, 0};
     if (have_blas_gemm) return {GemmBackend::Blas, threads, 0};
   }
