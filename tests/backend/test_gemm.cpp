@@ -204,3 +204,32 @@ TEST_CASE("the heuristic sends skinny products (m, n or k < 32) to Eigen") {
   CHECK(choose(256, 512, 10) == kt::GemmBackend::Eigen);  // its dx = dz · w, k = 10
   if (kt::impl::have_blas_gemm) CHECK(choose(256, 512, 784) == kt::GemmBackend::Blas);
 }
+
+#if defined(KT_ENABLE_CBLAS) && defined(KT_CBLAS_IS_OPENBLAS) && defined(_OPENMP) && defined(KOKKOS_ENABLE_OPENMP)
+TEST_CASE("a BLAS GEMM runs on the requested threads and leaves the caller's omp_get_max_threads() as it was") {
+  Case<float> c(200, 150, 170, 1, N, N);  // large enough for OpenBLAS to thread
+  const auto want = c.reference();
+  const int before = omp_get_max_threads();
+  auto run = [&](int threads) {
+    CHECK(kt_test::all_close(c.run<kt::OpenMP>(kt::GemmOptions().backend(kt::GemmBackend::Blas).threads(threads)), want));
+  };
+  run(1);
+  CHECK(omp_get_max_threads() == before);
+  CHECK(openblas_get_num_threads() == 1);
+  // Someone else (the application, LibTorch) changes OpenBLAS' count between two kt calls:
+  // a kt "1-thread" GEMM must still run on one thread (a cached count skipped the reset).
+  openblas_set_num_threads(2);
+  omp_set_num_threads(before);
+  run(1);
+  CHECK(openblas_get_num_threads() == 1);
+  CHECK(omp_get_max_threads() == before);
+  // A caller's own setting survives a kt GEMM on another count, either way.
+  omp_set_num_threads(3);
+  run(1);
+  CHECK(omp_get_max_threads() == 3);
+  run(2);
+  CHECK(omp_get_max_threads() == 3);
+  CHECK(openblas_get_num_threads() == 2);
+  omp_set_num_threads(before);
+}
+#endif

@@ -1,7 +1,8 @@
 #pragma once
 // GEMM through a CBLAS library found at configure time (KT_ENABLE_CBLAS), for host memory and
 // float/double. kt links OpenBLAS' OpenMP build so its threads are the same OpenMP pool as
-// Kokkos' and never oversubscribe the cores; the thread count is set per call.
+// Kokkos' and never oversubscribe the cores; the thread count is set per call, and the
+// caller's OpenMP thread count restored after it.
 
 #include "kt/backend/gemm_problem.hpp"
 
@@ -13,7 +14,10 @@
 #include <cblas.h>
 #undef bfloat16
 
-#include <atomic>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include <type_traits>
 
 namespace kt::impl {
@@ -26,21 +30,46 @@ using blas_int = blasint;  // OpenBLAS' integer (64-bit in its ILP64 builds)
 using blas_int = int;
 #endif
 
-/// Sets the BLAS thread count only when it changes (the call is not free in OpenBLAS).
-inline void blas_set_threads(int threads) {
+/// Runs the BLAS calls of its lifetime on `threads` threads and gives the caller back its
+/// OpenMP thread count afterwards. OpenBLAS' OpenMP build implements
+/// openblas_set_num_threads(n) as omp_set_num_threads(n) on the calling thread, re-syncs its
+/// own count to omp_get_max_threads() inside each call, and forks with the caller's OpenMP
+/// setting. So the count is compared with the current values (not a cached one, which the
+/// caller, LibTorch or OpenBLAS itself may have changed since: a "1-thread" call then ran on
+/// 2 threads) and the caller's omp_get_max_threads() is restored on the way out.
+class BlasThreadScope {
+public:
+  explicit BlasThreadScope(int threads) {
 #if defined(KT_CBLAS_IS_OPENBLAS)
-  static std::atomic<int> current{-1};
-  if (current.exchange(threads) != threads) openblas_set_num_threads(threads);
+#if defined(_OPENMP)
+    saved_omp_threads_ = omp_get_max_threads();
+    const bool omp_build = openblas_get_parallel() == 2;  // 0 serial, 1 pthreads, 2 OpenMP
+    if (openblas_get_num_threads() != threads || (omp_build && saved_omp_threads_ != threads))
+      openblas_set_num_threads(threads);
 #else
-  (void)threads;
+    if (openblas_get_num_threads() != threads) openblas_set_num_threads(threads);
 #endif
-}
+#else
+    (void)threads;
+#endif
+  }
+  ~BlasThreadScope() {
+#if defined(KT_CBLAS_IS_OPENBLAS) && defined(_OPENMP)
+    if (omp_get_max_threads() != saved_omp_threads_) omp_set_num_threads(saved_omp_threads_);
+#endif
+  }
+  BlasThreadScope(const BlasThreadScope&) = delete;
+  BlasThreadScope& operator=(const BlasThreadScope&) = delete;
+
+private:
+  [[maybe_unused]] int saved_omp_threads_ = 0;
+};
 
 template <class T>
 void gemm_blas(const GemmProblem<T>& p, int threads) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
                 "kt::impl::gemm_blas: float and double only");
-  blas_set_threads(threads);
+  const BlasThreadScope thread_scope(threads);
   const auto ta = p.trans_a == Transpose::Yes ? CblasTrans : CblasNoTrans;
   const auto tb = p.trans_b == Transpose::Yes ? CblasTrans : CblasNoTrans;
   const auto m = static_cast<blas_int>(p.m), n = static_cast<blas_int>(p.n), k = static_cast<blas_int>(p.k);
