@@ -206,30 +206,38 @@ TEST_CASE("the heuristic sends skinny products (m, n or k < 32) to Eigen") {
 }
 
 #if defined(KT_ENABLE_CBLAS) && defined(KT_CBLAS_IS_OPENBLAS) && defined(_OPENMP) && defined(KOKKOS_ENABLE_OPENMP)
-TEST_CASE("a BLAS GEMM runs on the requested threads and leaves the caller's omp_get_max_threads() as it was") {
+TEST_CASE("a BLAS GEMM runs on the requested threads and leaves the caller's thread counts as they were") {
+  const int omp_before = omp_get_max_threads(), blas_before = openblas_get_num_threads();
+  // Inside kt's scope OpenBLAS runs on the requested count, whatever the caller set since the
+  // last kt call (a cached count once skipped the reset: a "1-thread" GEMM ran on 2 threads).
+  for (int round = 0; round < 2; ++round) {
+    openblas_set_num_threads(2);
+    omp_set_num_threads(2);
+    {
+      const kt::impl::BlasThreadScope scope(1);
+      CHECK(openblas_get_num_threads() == 1);
+      CHECK(omp_get_max_threads() == 1);
+    }
+    CHECK(openblas_get_num_threads() == 2);
+    CHECK(omp_get_max_threads() == 2);
+  }
+  // Through kt::gemm: the results are right and the caller's settings survive, either way.
   Case<float> c(200, 150, 170, 1, N, N);  // large enough for OpenBLAS to thread
   const auto want = c.reference();
-  const int before = omp_get_max_threads();
   auto run = [&](int threads) {
     CHECK(kt_test::all_close(c.run<kt::OpenMP>(kt::GemmOptions().backend(kt::GemmBackend::Blas).threads(threads)), want));
   };
+  omp_set_num_threads(omp_before);
+  openblas_set_num_threads(blas_before);
+  omp_set_num_threads(omp_before);
   run(1);
-  CHECK(omp_get_max_threads() == before);
-  CHECK(openblas_get_num_threads() == 1);
-  // Someone else (the application, LibTorch) changes OpenBLAS' count between two kt calls:
-  // a kt "1-thread" GEMM must still run on one thread (a cached count skipped the reset).
-  openblas_set_num_threads(2);
-  omp_set_num_threads(before);
-  run(1);
-  CHECK(openblas_get_num_threads() == 1);
-  CHECK(omp_get_max_threads() == before);
-  // A caller's own setting survives a kt GEMM on another count, either way.
+  CHECK(omp_get_max_threads() == omp_before);
+  CHECK(openblas_get_num_threads() == blas_before);
   omp_set_num_threads(3);
   run(1);
   CHECK(omp_get_max_threads() == 3);
   run(2);
   CHECK(omp_get_max_threads() == 3);
-  CHECK(openblas_get_num_threads() == 2);
-  omp_set_num_threads(before);
+  omp_set_num_threads(omp_before);
 }
 #endif

@@ -2,7 +2,7 @@
 // GEMM through a CBLAS library found at configure time (KT_ENABLE_CBLAS), for host memory and
 // float/double. kt links OpenBLAS' OpenMP build so its threads are the same OpenMP pool as
 // Kokkos' and never oversubscribe the cores; the thread count is set per call, and the
-// caller's OpenMP thread count restored after it.
+// caller's OpenBLAS and OpenMP thread counts restored after it.
 
 #include "kt/backend/gemm_problem.hpp"
 
@@ -30,39 +30,49 @@ using blas_int = blasint;  // OpenBLAS' integer (64-bit in its ILP64 builds)
 using blas_int = int;
 #endif
 
-/// Runs the BLAS calls of its lifetime on `threads` threads and gives the caller back its
-/// OpenMP thread count afterwards. OpenBLAS' OpenMP build implements
-/// openblas_set_num_threads(n) as omp_set_num_threads(n) on the calling thread, re-syncs its
-/// own count to omp_get_max_threads() inside each call, and forks with the caller's OpenMP
-/// setting. So the count is compared with the current values (not a cached one, which the
-/// caller, LibTorch or OpenBLAS itself may have changed since: a "1-thread" call then ran on
-/// 2 threads) and the caller's omp_get_max_threads() is restored on the way out.
+/// Runs the BLAS calls of its lifetime on `threads` threads and gives the caller back both
+/// OpenBLAS' thread count and its own omp_get_max_threads() afterwards. OpenBLAS' OpenMP build
+/// implements openblas_set_num_threads(n) as omp_set_num_threads(n) on the calling thread,
+/// re-syncs its count to omp_get_max_threads() inside each call unless that count is 1, and
+/// forks with the caller's OpenMP setting. So the count is compared with the current values
+/// (not a cached one, which the caller, LibTorch or OpenBLAS itself may have changed since: a
+/// "1-thread" call then ran on 2 threads), and both settings are restored on the way out (a
+/// count of 1 left behind would pin the application's own BLAS calls to one thread).
 class BlasThreadScope {
 public:
   explicit BlasThreadScope(int threads) {
 #if defined(KT_CBLAS_IS_OPENBLAS)
+    saved_blas_threads_ = openblas_get_num_threads();
+    bool differs = saved_blas_threads_ != threads;
 #if defined(_OPENMP)
     saved_omp_threads_ = omp_get_max_threads();
     const bool omp_build = openblas_get_parallel() == 2;  // 0 serial, 1 pthreads, 2 OpenMP
-    if (openblas_get_num_threads() != threads || (omp_build && saved_omp_threads_ != threads))
-      openblas_set_num_threads(threads);
-#else
-    if (openblas_get_num_threads() != threads) openblas_set_num_threads(threads);
+    differs = differs || (omp_build && saved_omp_threads_ != threads);
 #endif
+    if (differs) {
+      openblas_set_num_threads(threads);
+      changed_ = true;
+    }
 #else
     (void)threads;
 #endif
   }
   ~BlasThreadScope() {
-#if defined(KT_CBLAS_IS_OPENBLAS) && defined(_OPENMP)
+#if defined(KT_CBLAS_IS_OPENBLAS)
+    if (!changed_) return;
+    if (openblas_get_num_threads() != saved_blas_threads_) openblas_set_num_threads(saved_blas_threads_);
+#if defined(_OPENMP)
     if (omp_get_max_threads() != saved_omp_threads_) omp_set_num_threads(saved_omp_threads_);
+#endif
 #endif
   }
   BlasThreadScope(const BlasThreadScope&) = delete;
   BlasThreadScope& operator=(const BlasThreadScope&) = delete;
 
 private:
+  [[maybe_unused]] int saved_blas_threads_ = 0;
   [[maybe_unused]] int saved_omp_threads_ = 0;
+  [[maybe_unused]] bool changed_ = false;
 };
 
 template <class T>
