@@ -1,0 +1,227 @@
+// One training step — zero_grad, forward, cross-entropy, backward, optimizer step — of an MLP
+// with ReLU hidden layers, kt beside its LibTorch twin (same shapes, same optimizer, same
+// thread count, both in this process): 784-512-512-10 at batch 32, 256 and 1024, and
+// 64-64-64-10 at batch 32 (where per-op overhead dominates). SGD with momentum (lr 0.01,
+// momentum 0.9) is the headline; Adam (lr 1e-3) a second row. Reports samples/s
+// (items_per_second) and prints a summary table with ms/step and the kt / LibTorch ratio.
+//
+//   OMP_PROC_BIND=false OMP_PLACES=threads build/bench/bench_train --threads=1
+//   OMP_PROC_BIND=false OMP_PLACES=threads build/bench/bench_train --threads=2
+//
+// Kokkos' OpenMP pool is sized at start-up, so one process measures one thread count:
+// --threads=N (default: all cores) goes to kt::RuntimeOptions().threads(N) and to
+// torch::set_num_threads(N). Medians of 5 shuffled repetitions by default
+// (kt_bench::default_flags). The LibTorch twin is built when CMake finds LibTorch
+// (KT_BENCH_HAVE_LIBTORCH); without it, the kt rows run alone. The kt side needs kt's
+// training layers (kt/nn, kt/optim) and is skipped when they are absent.
+//
+// Names: train/<widths>/batch:<B>/{kt,libtorch} (SGD-momentum) and
+//        train/<widths>/batch:<B>/adam/{kt,libtorch}.
+#include "bench_reporter.hpp"
+
+#if defined(KT_BENCH_HAVE_LIBTORCH)
+#include "train_libtorch.hpp"
+#endif
+
+#if __has_include("kt/nn/sequential.hpp") && __has_include("kt/optim/sgd.hpp")
+#define KT_BENCH_HAVE_KT_TRAINING 1
+#include <kt/nn/linear.hpp>
+#include <kt/nn/loss.hpp>
+#include <kt/nn/sequential.hpp>
+#include <kt/optim/adam.hpp>
+#include <kt/optim/sgd.hpp>
+#else
+#define KT_BENCH_HAVE_KT_TRAINING 0
+#endif
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Config {
+  std::vector<int> widths;  // {in, hidden..., classes}
+  int batch;
+  std::string mlp() const {
+    std::string s;
+    for (std::size_t i = 0; i < widths.size(); ++i) s += (i ? "-" : "") + std::to_string(widths[i]);
+    return s;
+  }
+};
+
+const std::vector<Config> kConfigs = {
+    {{784, 512, 512, 10}, 32}, {{784, 512, 512, 10}, 256}, {{784, 512, 512, 10}, 1024}, {{64, 64, 64, 10}, 32}};
+const std::vector<std::string> kOptimizers = {"sgd", "adam"};
+
+int g_threads = 0;  // the thread count of both libraries in this process
+kt_bench::Results g_results;
+
+std::string bench_name(const Config& c, const std::string& optimizer, const std::string& impl) {
+  return "train/" + c.mlp() + "/batch:" + std::to_string(c.batch) + (optimizer == "sgd" ? "" : "/" + optimizer) +
+         "/" + impl;
+}
+
+void set_counters(benchmark::State& state, const Config& c, double loss) {
+  state.SetItemsProcessed(state.iterations() * c.batch);  // samples/s; the Time column is ms/step
+  state.counters["loss"] = loss;  // after the timed steps: both sides should be training
+}
+
+#if KT_BENCH_HAVE_KT_TRAINING
+/// kt's training step on device D, the same network, optimizer and data recipe as the twin.
+template <class D>
+class KtMlpStep {
+public:
+  KtMlpStep(const std::vector<int>& widths, int batch, const std::string& optimizer, std::uint64_t seed) {
+    for (std::size_t l = 0; l + 1 < widths.size(); ++l) {
+      const bool last = l + 2 == widths.size();
+      model_.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(widths[l], widths[l + 1])
+                                                    .activation(last ? kt::Activation::Identity : kt::Activation::ReLU)
+                                                    .seed(seed + l)));
+    }
+    x_ = kt::randn<float, D>({batch, widths.front()}, seed + 1000);
+    std::vector<std::int64_t> labels(static_cast<std::size_t>(batch));
+    std::uint64_t state = seed;
+    for (auto& label : labels) {  // splitmix64: uniform class indices, no time-based seed
+      std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      label = static_cast<std::int64_t>((z ^ (z >> 31)) % static_cast<std::uint64_t>(widths.back()));
+    }
+    labels_ = kt::from_host<std::int64_t, D>(labels, {batch});
+    if (optimizer == "sgd")
+      optimizer_ = std::make_unique<kt::optim::SGD<float, D>>(model_.parameters(),
+                                                              kt::optim::SGDOptions(0.01).momentum(0.9));
+    else
+      optimizer_ = std::make_unique<kt::optim::Adam<float, D>>(model_.parameters(), kt::optim::AdamOptions(1e-3));
+  }
+
+  void step() {
+    optimizer_->zero_grad();
+    kt::Var<float, D> x(x_);
+    loss_ = kt::nn::cross_entropy(model_(x), labels_);
+    loss_.backward();
+    optimizer_->step();
+    Kokkos::fence();
+  }
+
+  double last_loss() const { return static_cast<double>(loss_.data().to_vector().at(0)); }
+
+private:
+  kt::nn::Sequential<float, D> model_;
+  std::unique_ptr<kt::optim::OptimizerBase> optimizer_;
+  kt::Tensor<float, D> x_;
+  kt::Tensor<std::int64_t, D> labels_;
+  kt::Var<float, D> loss_;
+};
+
+template <class D>
+void bench_kt(benchmark::State& state, Config c, std::string optimizer) {
+  KtMlpStep<D> s(c.widths, c.batch, optimizer, 1);
+  for (int i = 0; i < 3; ++i) s.step();  // warm-up: caching allocator, first-touch
+  for (auto _ : state) s.step();
+  set_counters(state, c, s.last_loss());
+}
+#endif
+
+#if defined(KT_BENCH_HAVE_LIBTORCH)
+void bench_libtorch(benchmark::State& state, Config c, std::string optimizer) {
+  kt_bench::TorchMlpStep s(c.widths, c.batch, optimizer, g_threads, 1);
+  for (int i = 0; i < 3; ++i) s.step();
+  for (auto _ : state) s.step();
+  set_counters(state, c, s.last_loss());
+}
+#endif
+
+void register_all() {
+  for (const auto& optimizer : kOptimizers)
+    for (const Config& c : kConfigs) {
+#if defined(KT_BENCH_HAVE_LIBTORCH)
+      benchmark::RegisterBenchmark(bench_name(c, optimizer, "libtorch").c_str(), bench_libtorch, c, optimizer)
+          ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.3);
+#endif
+#if KT_BENCH_HAVE_KT_TRAINING
+      benchmark::RegisterBenchmark(bench_name(c, optimizer, "kt").c_str(), bench_kt<kt::DefaultDevice>, c, optimizer)
+          ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.3);
+#endif
+    }
+}
+
+std::string cell(const char* format, double v) { return std::isnan(v) ? std::string("—") : kt_bench::fmt(format, v); }
+
+void summary(const kt_bench::Results& r) {
+  std::printf("\n## Summary: MLP training step (ReLU, fp32, cross-entropy), %d thread%s, kt on %s "
+              "(medians when --benchmark_repetitions > 1)\n\n",
+              g_threads, g_threads == 1 ? "" : "s", kt::device_name<kt::DefaultDevice>().c_str());
+#if !defined(KT_BENCH_HAVE_LIBTORCH)
+  std::printf("LibTorch was not found at configure time: its columns are empty.\n\n");
+#endif
+#if !KT_BENCH_HAVE_KT_TRAINING
+  std::printf("kt's training layers (kt/nn, kt/optim) are not available: the kt columns are empty.\n\n");
+#endif
+  std::printf("| MLP | batch | optimizer | LibTorch ms/step | LibTorch samples/s | kt ms/step | kt samples/s | "
+              "kt / LibTorch | target |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (const auto& optimizer : kOptimizers)
+    for (const Config& c : kConfigs) {
+      const double ts = r.counter(bench_name(c, optimizer, "libtorch"), "items_per_second");
+      const double ks = r.counter(bench_name(c, optimizer, "kt"), "items_per_second");
+      std::string target;
+      if (optimizer == "sgd" && c.mlp() == "784-512-512-10" && c.batch == 256) target = ">= 1.2";
+      if (optimizer == "sgd" && c.mlp() == "64-64-64-10" && c.batch == 32) target = ">= 4";
+      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", c.mlp().c_str(), c.batch,
+                  optimizer == "sgd" ? "SGD momentum 0.9" : "Adam", cell("%.3f", 1e3 * c.batch / ts).c_str(),
+                  cell("%.0f", ts).c_str(), cell("%.3f", 1e3 * c.batch / ks).c_str(), cell("%.0f", ks).c_str(),
+                  cell("%.2f", ks / ts).c_str(), target.c_str());
+    }
+  std::fflush(stdout);
+}
+
+/// Takes --threads=N out of argv (before Kokkos and Google Benchmark read it); 0 when absent.
+int take_threads_flag(int& argc, char** argv) {
+  int threads = 0, out = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--threads=", 10) == 0) {
+      threads = std::atoi(argv[i] + 10);
+      if (threads < 1) {
+        std::fprintf(stderr, "bench_train: --threads needs a positive count, got '%s'\n", argv[i] + 10);
+        std::exit(1);
+      }
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  argc = out;
+  argv[argc] = nullptr;
+  return threads;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int threads = take_threads_flag(argc, argv);
+  setenv("OMP_PROC_BIND", "false", 0);
+  setenv("OMP_PLACES", "threads", 0);
+  kt::RuntimeOptions options;
+  if (threads > 0) options.threads(threads);
+  kt::Runtime runtime(options);  // kt_bench::run's own guard then finds Kokkos started
+  g_threads = threads > 0 ? threads : static_cast<int>(kt::device_info<kt::DefaultDevice>().concurrency);
+  benchmark::AddCustomContext("threads", std::to_string(g_threads) + " (kt and LibTorch)");
+#if defined(KT_BENCH_KT_VERSION)
+  benchmark::AddCustomContext("kt_version", KT_BENCH_KT_VERSION);
+#endif
+#if defined(KT_BENCH_HAVE_LIBTORCH)
+  kt_bench::TorchMlpStep probe({2, 2}, 1, "sgd", g_threads, 0);  // applies the thread count before the report
+  benchmark::AddCustomContext("libtorch", kt_bench::TorchMlpStep::version() + ", " + kt_bench::TorchMlpStep::config());
+#else
+  benchmark::AddCustomContext("libtorch", "not found at configure time: the LibTorch twin is skipped");
+#endif
+  benchmark::AddCustomContext("kt_training", KT_BENCH_HAVE_KT_TRAINING ? "kt::nn + kt::optim" : "not available: skipped");
+  register_all();
+  return kt_bench::run(argc, argv, g_results, summary);
+}
