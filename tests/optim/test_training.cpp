@@ -5,11 +5,13 @@
 // The gradients are computed by hand on the host (Linear-ReLU-Linear, MSE loss, manual
 // backward) from kt's current parameter values and handed to the kt optimizers with
 // set_grad(); the reference runs its own copy of the parameters through its own optimizer
-// loop. (kt::nn's layers and losses were not there yet when this was written; once they are,
-// the kt side can compute its gradients with autograd instead.)
+// loop. A second variant computes kt's gradients with autograd (kt::linear, kt::relu,
+// kt::nn::mse_loss, backward()) instead, so the whole training step is kt's.
 
 #include "optim/reference.hpp"
 
+#include <kt/autograd/ops.hpp>
+#include <kt/nn/loss.hpp>
 #include <kt/optim/adam.hpp>
 #include <kt/optim/sgd.hpp>
 
@@ -110,7 +112,7 @@ double full_loss(const Params& p) {
 /// 100 steps of kt's optimizer made by `make` and of the reference optimizers `ref` (one per
 /// parameter); returns the largest difference of the final parameters relative to
 /// max(|reference|, 1e-3).
-template <class T, class D, class Make, class Ref>
+template <class T, class D, bool Autograd, class Make, class Ref>
 double train_both(Make make, const Ref& ref, int steps = 100) {
   Params want = initial_params();
   std::vector<kt::Var<T, D>> vars;
@@ -127,11 +129,17 @@ double train_both(Make make, const Ref& ref, int steps = 100) {
   for (int step = 0; step < steps; ++step) {
     batch_data(step % n_batches, x, y);
     // kt: gradients at kt's current parameters.
-    Params now;
-    for (const auto& v : vars) now.push_back(values_of(v.data()));
-    const Params g = mlp_grads(now, x, y);
     opt.zero_grad();
-    for (std::size_t k = 0; k < vars.size(); ++k) vars[k].set_grad(tensor_of<T, D>(g[k], shapes()[k]));
+    if constexpr (Autograd) {
+      const kt::Var<T, D> xv(tensor_of<T, D>(x, {batch, n_in})), yv(tensor_of<T, D>(y, {batch, n_out}));
+      const auto h = kt::relu(kt::linear(xv, vars[0], vars[1]));
+      kt::nn::mse_loss(kt::linear(h, vars[2], vars[3]), yv).backward();
+    } else {
+      Params now;
+      for (const auto& v : vars) now.push_back(values_of(v.data()));
+      const Params g = mlp_grads(now, x, y);
+      for (std::size_t k = 0; k < vars.size(); ++k) vars[k].set_grad(tensor_of<T, D>(g[k], shapes()[k]));
+    }
     opt.step();
     // Reference: everything in double.
     const Params gr = mlp_grads(want, x, y);
@@ -155,13 +163,13 @@ constexpr double training_tolerance() {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("MLP training with SGD momentum matches the host reference", Case, KT_FLOAT_CASES) {
+TEST_CASE_TEMPLATE("MLP training with SGD momentum and hand-computed gradients matches the host reference", Case, KT_FLOAT_CASES) {
   using T = typename Case::dtype;
   using D = typename Case::device;
   SGDRef ref;
   ref.lr = 0.05;
   ref.momentum = 0.9;
-  const double worst = train_both<T, D>(
+  const double worst = train_both<T, D, false>(
       [](std::vector<kt::Var<T, D>> ps) {
         return kt::optim::SGD<T, D>(std::move(ps), kt::optim::SGDOptions(0.05).momentum(0.9));
       },
@@ -170,12 +178,41 @@ TEST_CASE_TEMPLATE("MLP training with SGD momentum matches the host reference", 
   CHECK(worst <= training_tolerance<T>());
 }
 
-TEST_CASE_TEMPLATE("MLP training with Adam matches the host reference", Case, KT_FLOAT_CASES) {
+TEST_CASE_TEMPLATE("MLP training with Adam and hand-computed gradients matches the host reference", Case, KT_FLOAT_CASES) {
   using T = typename Case::dtype;
   using D = typename Case::device;
   AdamRef ref;
   ref.lr = 0.01;
-  const double worst = train_both<T, D>(
+  const double worst = train_both<T, D, false>(
+      [](std::vector<kt::Var<T, D>> ps) {
+        return kt::optim::Adam<T, D>(std::move(ps), kt::optim::AdamOptions(0.01));
+      },
+      ref);
+  MESSAGE("largest relative difference after 100 steps: ", worst);
+  CHECK(worst <= training_tolerance<T>());
+}
+
+TEST_CASE_TEMPLATE("MLP training with SGD momentum and autograd gradients matches the host reference", Case, KT_FLOAT_CASES) {
+  using T = typename Case::dtype;
+  using D = typename Case::device;
+  SGDRef ref;
+  ref.lr = 0.05;
+  ref.momentum = 0.9;
+  const double worst = train_both<T, D, true>(
+      [](std::vector<kt::Var<T, D>> ps) {
+        return kt::optim::SGD<T, D>(std::move(ps), kt::optim::SGDOptions(0.05).momentum(0.9));
+      },
+      ref);
+  MESSAGE("largest relative difference after 100 steps: ", worst);
+  CHECK(worst <= training_tolerance<T>());
+}
+
+TEST_CASE_TEMPLATE("MLP training with Adam and autograd gradients matches the host reference", Case, KT_FLOAT_CASES) {
+  using T = typename Case::dtype;
+  using D = typename Case::device;
+  AdamRef ref;
+  ref.lr = 0.01;
+  const double worst = train_both<T, D, true>(
       [](std::vector<kt::Var<T, D>> ps) {
         return kt::optim::Adam<T, D>(std::move(ps), kt::optim::AdamOptions(0.01));
       },
