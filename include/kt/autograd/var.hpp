@@ -60,10 +60,10 @@ public:
 
   bool requires_grad() const { return state("requires_grad").requires_grad; }
   /// Makes a leaf require grad (or not); an op's output cannot change (as in PyTorch).
-  Var& requires_grad_(bool requires = true) {
+  Var& requires_grad_(bool on = true) {
     KT_REQUIRE(is_leaf(), "kt::Var::requires_grad_: only leaves can change requires_grad; this "
                           "Var was produced by ", impl_->grad_fn->name, " (use detach() first)");
-    impl_->requires_grad = requires;
+    impl_->requires_grad = on;
     return *this;
   }
   /// True for user-created Vars, false for the outputs of recorded ops.
