@@ -1,0 +1,353 @@
+// examples/fashion_mnist: kt's main example — train a classifier on the real Fashion-MNIST.
+//
+// The C++ twin of the classic PyTorch script
+//
+//   train = FashionMNIST(root, train=True, transform=Compose([ToTensor(), Normalize(0.2860, 0.3530)]))
+//   loader = DataLoader(train, batch_size=256, shuffle=True, num_workers=2, pin_memory=True)
+//   model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 128), nn.ReLU(),
+//                         nn.Linear(128, 10)).to(device)
+//   opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+//   for epoch in range(10):
+//       for x, y in loader:
+//           loss = F.cross_entropy(model(x.flatten(1).to(device)), y.to(device))
+//           opt.zero_grad(); loss.backward(); opt.step()
+//       with torch.no_grad(): accuracy = (model(test_x).argmax(1) == test_y).float().mean()
+//
+// reading the gzip IDX files of Debian's dataset-fashion-mnist package, and printing per epoch
+// the train loss, test accuracy, samples/s and epoch time, then a JSON run summary.
+//
+//   OMP_PROC_BIND=false ./build/examples/fashion_mnist/fashion_mnist [--epochs 10]
+//       [--device serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers 2]
+//       [--seed 0] [--limit N] [--data DIR] [--summary PATH]
+
+#include <kt/kt.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+const char* const kDefaultData = "/usr/share/datasets/fashion-mnist";
+
+// Fashion-MNIST's training-set pixel mean and standard deviation (after scaling to [0, 1]).
+constexpr double kMean = 0.2860, kStd = 0.3530;
+
+struct Config {
+  std::string device;  // empty: kt::DefaultDevice
+  std::string data = kDefaultData;
+  std::string summary;  // empty: next to the executable; "none": no summary
+  int epochs = 10;
+  int threads = -1;  // -1: Kokkos' default (OMP_NUM_THREADS or all cores)
+  std::int64_t batch_size = 256;
+  int workers = 2;
+  std::uint64_t seed = 0;
+  std::int64_t limit = 0;  // train on the first `limit` samples only (0: all)
+};
+
+struct EpochResult {
+  int epoch;
+  double train_loss, test_accuracy, samples_per_s, train_seconds, eval_seconds;
+};
+
+std::string usage() {
+  return "usage: fashion_mnist [--epochs N] [--device serial|openmp|cuda] [--threads N]\n"
+         "                     [--batch-size N] [--workers N] [--seed N] [--limit N]\n"
+         "                     [--data DIR] [--summary PATH|none] [--kokkos-...]\n";
+}
+
+// The devices compiled into this build, as --device spells them.
+std::string compiled_devices() {
+  std::string s;
+#if defined(KOKKOS_ENABLE_SERIAL)
+  s += " serial";
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  s += " openmp";
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  s += " cuda";
+#endif
+  return s;
+}
+
+std::int64_t to_int(const std::string& flag, const std::string& value, std::int64_t min) {
+  std::size_t used = 0;
+  long long v = 0;
+  try {
+    v = std::stoll(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  KT_REQUIRE(used == value.size() && !value.empty() && v >= min, "fashion_mnist: ", flag,
+             " needs an integer >= ", min, ", got '", value, "'\n", usage());
+  return v;
+}
+
+// Reads our flags (--flag value or --flag=value); --kokkos-* flags are left to kt::Runtime.
+Config parse(int argc, char* argv[]) {
+  Config c;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    if (arg.rfind("--kokkos-", 0) == 0) continue;
+    if (arg == "-h" || arg == "--help") {
+      std::cout << usage();
+      std::exit(0);
+    }
+    const auto eq = arg.find('=');
+    if (eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    } else {
+      KT_REQUIRE(i + 1 < argc, "fashion_mnist: ", arg, " needs a value\n", usage());
+      value = argv[++i];
+    }
+    if (arg == "--epochs") c.epochs = static_cast<int>(to_int(arg, value, 1));
+    else if (arg == "--device") c.device = value;
+    else if (arg == "--threads") c.threads = static_cast<int>(to_int(arg, value, 1));
+    else if (arg == "--batch-size") c.batch_size = to_int(arg, value, 1);
+    else if (arg == "--workers") c.workers = static_cast<int>(to_int(arg, value, 0));
+    else if (arg == "--seed") c.seed = static_cast<std::uint64_t>(to_int(arg, value, 0));
+    else if (arg == "--limit") c.limit = to_int(arg, value, 1);
+    else if (arg == "--data") c.data = value;
+    else if (arg == "--summary") c.summary = value;
+    else KT_THROW("fashion_mnist: unknown option '", arg, "'\n", usage());
+  }
+  return c;
+}
+
+// One of the four files, with an error that says how to get them when it is missing.
+std::string data_file(const Config& c, const char* name) {
+  const fs::path path = fs::path(c.data) / name;
+  KT_REQUIRE(fs::exists(path), "fashion_mnist: ", path.string(),
+             " not found. The example reads the real Fashion-MNIST: install Debian's "
+             "dataset-fashion-mnist package (./scripts/setup.sh does, or: sudo apt-get install "
+             "dataset-fashion-mnist), or pass --data DIR for a directory holding "
+             "train-images-idx3-ubyte.gz, train-labels-idx1-ubyte.gz, t10k-images-idx3-ubyte.gz "
+             "and t10k-labels-idx1-ubyte.gz");
+  return path.string();
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    if (static_cast<unsigned char>(ch) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+// The run summary as JSON, written to a temporary file and renamed over `path` (atomic).
+void write_summary(const std::string& path, const Config& c, const std::string& device, int threads,
+                   std::int64_t train_samples, std::int64_t parameters, const std::vector<EpochResult>& epochs,
+                   double total_seconds) {
+  std::ostringstream j;
+  j.precision(6);
+  j << "{\n  \"example\": \"fashion_mnist\",\n"
+    << "  \"config\": {\"device\": " << json_string(device) << ", \"threads\": " << threads
+    << ", \"epochs\": " << c.epochs << ", \"batch_size\": " << c.batch_size << ", \"workers\": " << c.workers
+    << ", \"seed\": " << c.seed << ", \"train_samples\": " << train_samples
+    << ", \"model\": \"784-256-128-10 MLP, ReLU\", \"parameters\": " << parameters
+    << ", \"optimizer\": \"Adam\", \"lr\": 0.001, \"normalize\": [" << kMean << ", " << kStd
+    << "], \"data\": " << json_string(c.data) << "},\n  \"epochs\": [";
+  for (std::size_t i = 0; i < epochs.size(); ++i) {
+    const auto& e = epochs[i];
+    j << (i ? ",\n" : "\n") << "    {\"epoch\": " << e.epoch << ", \"train_loss\": " << e.train_loss
+      << ", \"test_accuracy\": " << e.test_accuracy << ", \"samples_per_s\": " << e.samples_per_s
+      << ", \"train_seconds\": " << e.train_seconds << ", \"eval_seconds\": " << e.eval_seconds << "}";
+  }
+  j << "\n  ],\n  \"final_test_accuracy\": " << (epochs.empty() ? 0.0 : epochs.back().test_accuracy)
+    << ",\n  \"training_seconds\": " << total_seconds << "\n}\n";
+
+  const fs::path target(path), tmp = fs::path(path + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    KT_REQUIRE(out, "fashion_mnist: cannot write the run summary ", tmp.string());
+    out << j.str();
+    out.close();
+    KT_REQUIRE(out, "fashion_mnist: writing the run summary ", tmp.string(), " failed");
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  KT_REQUIRE(!ec, "fashion_mnist: cannot rename ", tmp.string(), " to ", target.string(), ": ", ec.message());
+}
+
+// Test accuracy in chunks of 1000 under no-grad, in eval mode (torch.no_grad() + model.eval()).
+template <class D>
+double evaluate(kt::nn::Sequential<float, D>& model, const kt::Tensor<float, D>& x,
+                const kt::Tensor<std::int64_t, D>& y) {
+  kt::NoGradGuard no_grad;
+  model.eval();
+  std::int64_t correct = 0;
+  const std::int64_t n = x.size(0);
+  for (std::int64_t b = 0; b < n; b += 1000) {
+    const std::int64_t e = std::min(n, b + 1000);
+    const auto logits = model(kt::Var<float, D>(x.slice(b, e)));
+    correct += kt::sum(kt::argmax(logits.data(), 1) == y.slice(b, e)).item();
+  }
+  model.train();
+  return static_cast<double>(correct) / static_cast<double>(n);
+}
+
+template <class D>
+int run(const Config& c, const std::string& summary_path) {
+  std::cout << "fashion_mnist on " << kt::device_name<D>() << " (" << kt::device_info<D>().concurrency
+            << " threads), Kokkos " << KOKKOS_VERSION / 10000 << "." << KOKKOS_VERSION / 100 % 100 << "."
+            << KOKKOS_VERSION % 100 << "\n";
+
+  // 1. Data: gzip IDX -> float in [0, 1] -> normalised, (N, 784) rows on the host.
+  const auto t_load = Clock::now();
+  auto train_x = kt::read_idx_float(data_file(c, "train-images-idx3-ubyte.gz"));
+  auto train_y = kt::read_idx<std::int64_t>(data_file(c, "train-labels-idx1-ubyte.gz"));
+  auto test_x = kt::read_idx_float(data_file(c, "t10k-images-idx3-ubyte.gz"));
+  auto test_y = kt::read_idx<std::int64_t>(data_file(c, "t10k-labels-idx1-ubyte.gz"));
+  const kt::Normalize normalize(kMean, kStd);
+  normalize.apply_(train_x);
+  normalize.apply_(test_x);
+  train_x = train_x.reshape({-1, 784});
+  if (c.limit > 0 && c.limit < train_x.size(0)) {
+    train_x = train_x.slice(0, c.limit);
+    train_y = train_y.slice(0, c.limit);
+  }
+  kt::TensorDataset train(train_x, train_y);
+  const auto test_xd = test_x.reshape({-1, 784}).template to<D>();  // the test set stays on the device
+  const auto test_yd = test_y.template to<D>();
+  std::cout << "data: " << train.size() << " train / " << test_xd.size(0) << " test images from " << c.data
+            << " (" << std::chrono::duration<double>(Clock::now() - t_load).count() << " s)\n";
+
+  auto loader = kt::make_data_loader<D>(train, kt::DataLoaderOptions()
+                                                   .batch_size(c.batch_size)
+                                                   .shuffle(true)
+                                                   .seed(c.seed)
+                                                   .num_workers(c.workers)
+                                                   .prefetch(4)
+                                                   .pin_memory(true));
+
+  // 2. Model: 784-256-128-10 with ReLU fused into the first two Linear layers; Adam(1e-3).
+  kt::nn::Sequential<float, D> model;
+  model.push_back(kt::nn::Linear<float, D>(
+      kt::nn::LinearOptions(784, 256).activation(kt::Activation::ReLU).seed(3 * c.seed + 1)));
+  model.push_back(kt::nn::Linear<float, D>(
+      kt::nn::LinearOptions(256, 128).activation(kt::Activation::ReLU).seed(3 * c.seed + 2)));
+  model.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(128, 10).seed(3 * c.seed + 3)));
+  kt::optim::Adam<float, D> opt(model.parameters(), kt::optim::AdamOptions(1e-3));
+  std::cout << model << "\n" << model.parameter_count() << " parameters; Adam lr 1e-3, batch " << c.batch_size
+            << ", " << loader.size() << " steps/epoch, " << c.workers << " loader workers\n";
+
+  // 3. Train. On host devices loss.item() costs nothing (kernels are synchronous); on a GPU it
+  //    would wait for the step, so there we read the loss every 20th step only.
+  constexpr bool host_memory = kt::is_host_accessible_v<D>;
+  kt::ProgressBar bar(loader.size(), kt::ProgressOptions().num_epochs(c.epochs));
+  std::vector<EpochResult> results;
+  double training_seconds = 0;
+  for (int epoch = 0; epoch < c.epochs; ++epoch) {
+    loader.set_epoch(static_cast<std::uint64_t>(epoch));
+    bar.start_epoch(epoch);
+    const auto t0 = Clock::now();
+    std::int64_t step = 0;
+    for (auto [x, y] : loader) {
+      auto loss = kt::nn::cross_entropy(model(kt::Var<float, D>(x)), y);
+      opt.zero_grad();
+      loss.backward();
+      opt.step();
+      if (host_memory || step % 20 == 0) bar.step(x.size(0), loss.item());
+      else bar.step(x.size(0));
+      ++step;
+    }
+    Kokkos::fence();
+    const double train_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    bar.finish_epoch();
+    training_seconds += train_s;
+
+    const auto t1 = Clock::now();
+    const double accuracy = evaluate(model, test_xd, test_yd);
+    const double eval_s = std::chrono::duration<double>(Clock::now() - t1).count();
+    results.push_back({epoch + 1, bar.mean_loss(), accuracy, static_cast<double>(train.size()) / train_s, train_s,
+                       eval_s});
+    std::printf("epoch %2d/%d  train loss %.4f  test accuracy %.2f%%  %.0f samples/s  epoch %.2f s (+ eval %.2f s)\n",
+                epoch + 1, c.epochs, bar.mean_loss(), 100.0 * accuracy, results.back().samples_per_s, train_s,
+                eval_s);
+    std::fflush(stdout);
+  }
+
+  if (!summary_path.empty()) {
+    write_summary(summary_path, c, kt::device_name<D>(), kt::device_info<D>().concurrency, train.size(),
+                  model.parameter_count(), results, training_seconds);
+    std::cout << "run summary: " << summary_path << "\n";
+  }
+  std::printf("Final test accuracy %.1f%% after %d epoch%s, training time %.1f s\n",
+              100.0 * results.back().test_accuracy, c.epochs, c.epochs == 1 ? "" : "s", training_seconds);
+  return 0;
+}
+
+// --device picks one of the devices compiled in; run<D>() is instantiated for each of them.
+int dispatch(const Config& c, const std::string& summary) {
+  const std::string d = c.device.empty() ? "default" : c.device;
+  if (d == "default") return run<kt::DefaultDevice>(c, summary);
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (d == "serial") return run<kt::Serial>(c, summary);
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if (d == "openmp") return run<kt::OpenMP>(c, summary);
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (d == "cuda") return run<kt::Cuda>(c, summary);
+#endif
+  KT_THROW("fashion_mnist: --device ", d, " is ",
+           (d == "serial" || d == "openmp" || d == "cuda") ? "not compiled into this Kokkos build"
+                                                           : "not a device kt knows",
+           "; this build has:", compiled_devices());
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  try {
+    const Config config = parse(argc, argv);
+    // Validate --device before starting Kokkos.
+    if (!config.device.empty() && config.device != "default" &&
+        (" " + compiled_devices() + " ").find(" " + config.device + " ") == std::string::npos)
+      return dispatch(config, "");  // throws the error naming the compiled-in devices
+    std::string summary = config.summary;
+    if (summary.empty()) summary = (fs::path(argv[0]).parent_path() / "fashion_mnist_summary.json").string();
+    if (summary == "none") summary.clear();
+
+    // Kokkos sees only the --kokkos-* flags (Kokkos 3 also reads a bare --threads or --device
+    // as its own), plus --threads N as its thread count; otherwise it uses OMP_NUM_THREADS.
+    std::vector<std::string> kokkos_args{argv[0]};
+    for (int i = 1; i < argc; ++i)
+      if (std::string(argv[i]).rfind("--kokkos-", 0) == 0) kokkos_args.emplace_back(argv[i]);
+#if KOKKOS_VERSION >= 40000
+    if (config.threads > 0) kokkos_args.push_back("--kokkos-num-threads=" + std::to_string(config.threads));
+#else
+    if (config.threads > 0) kokkos_args.push_back("--kokkos-threads=" + std::to_string(config.threads));
+#endif
+    std::vector<char*> kokkos_argv;
+    for (auto& a : kokkos_args) kokkos_argv.push_back(a.data());
+    kokkos_argv.push_back(nullptr);
+    int kokkos_argc = static_cast<int>(kokkos_args.size());
+    kt::Runtime runtime(kokkos_argc, kokkos_argv.data());  // starts Kokkos, stops it at the end
+    return dispatch(config, summary);
+  } catch (const kt::Error& e) {
+    std::cerr << "error: " << e.message() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+}
