@@ -42,34 +42,47 @@ AdamStepArgs<C> adam_args(double lr, double beta1, double beta2, double eps, dou
 ///   g ← −g if maximize; g ← g + l2·p; p ← decay·p
 ///   m ← β1·m + (1 − β1)·g;  v ← β2·v + (1 − β2)·g²;  v̂ ← max(v̂, v) if amsgrad
 ///   p ← p − step_size · m / (sqrt(v or v̂) / sqrt(bc2) + eps)
-template <class T, class D>
-void adam_step(const char* label, const Tensor<T, D>& param, const Tensor<T, D>& grad,
-               const Tensor<compute_t<T>, D>& exp_avg, const Tensor<compute_t<T>, D>& exp_avg_sq,
-               const Tensor<compute_t<T>, D>& max_exp_avg_sq, const AdamStepArgs<compute_t<T>>& a) {
+///
+/// The flags become factors of one branch-free expression (maximize a ±1 sign, a disabled L2
+/// term a 0 coefficient) so the loop vectorises; only amsgrad (an extra state tensor) is a
+/// compile-time choice.
+template <bool AmsGrad, class T, class D>
+void adam_kernel(const char* label, const Tensor<T, D>& param, const Tensor<T, D>& grad,
+                 const Tensor<compute_t<T>, D>& exp_avg, const Tensor<compute_t<T>, D>& exp_avg_sq,
+                 const Tensor<compute_t<T>, D>& max_exp_avg_sq, const AdamStepArgs<compute_t<T>>& a) {
   using C = compute_t<T>;
   const auto p = param.view();
   const auto g = grad.view();
   const auto m = exp_avg.view();
   const auto v = exp_avg_sq.view();
-  const auto vmax = a.amsgrad ? max_exp_avg_sq.view() : typename Tensor<C, D>::view_type();
-  const AdamStepArgs<C> args = a;
+  const auto vmax = AmsGrad ? max_exp_avg_sq.view() : typename Tensor<C, D>::view_type();
+  const C sign = a.maximize ? C(-1) : C(1), l2 = a.l2, decay = a.decay;
+  const C beta1 = a.beta1, one_minus_beta1 = a.one_minus_beta1, beta2 = a.beta2,
+          one_minus_beta2 = a.one_minus_beta2, neg_step_size = a.neg_step_size,
+          bias_correction2_sqrt = a.bias_correction2_sqrt, eps = a.eps;
   Kokkos::parallel_for(label, Kokkos::RangePolicy<D>(0, p.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
-    C d = static_cast<C>(g(i));
-    if (args.maximize) d = -d;
-    C x = static_cast<C>(p(i));
-    if (args.l2 != C(0)) d = d + args.l2 * x;
-    x = x * args.decay;
-    const C mi = m(i) * args.beta1 + args.one_minus_beta1 * d;
-    C vi = v(i) * args.beta2 + args.one_minus_beta2 * d * d;
+    const C x0 = static_cast<C>(p(i));
+    const C d = sign * static_cast<C>(g(i)) + l2 * x0;
+    const C x = x0 * decay;
+    const C mi = m(i) * beta1 + one_minus_beta1 * d;
+    C vi = v(i) * beta2 + one_minus_beta2 * d * d;
     m(i) = mi;
     v(i) = vi;
-    if (args.amsgrad) {
+    if constexpr (AmsGrad) {
       vi = vmax(i) > vi ? vmax(i) : vi;
       vmax(i) = vi;
     }
-    const C denom = KT_KOKKOS_MATH::sqrt(vi) / args.bias_correction2_sqrt + args.eps;
-    p(i) = static_cast<T>(x + args.neg_step_size * (mi / denom));
+    const C denom = KT_KOKKOS_MATH::sqrt(vi) / bias_correction2_sqrt + eps;
+    p(i) = static_cast<T>(x + neg_step_size * (mi / denom));
   });
+}
+
+template <class T, class D>
+void adam_step(const char* label, const Tensor<T, D>& param, const Tensor<T, D>& grad,
+               const Tensor<compute_t<T>, D>& exp_avg, const Tensor<compute_t<T>, D>& exp_avg_sq,
+               const Tensor<compute_t<T>, D>& max_exp_avg_sq, const AdamStepArgs<compute_t<T>>& a) {
+  if (a.amsgrad) adam_kernel<true>(label, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, a);
+  else adam_kernel<false>(label, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, a);
 }
 
 }  // namespace kt::optim::impl
