@@ -15,8 +15,8 @@ TEST_CASE_TEMPLATE("Var: backward fills the gradients of leaves that require gra
   CHECK_FALSE(loss.is_leaf());
   CHECK(loss.grad_fn_name() == "kt::sum");
   loss.backward();
-  // d/dw sum(2 x w) = 2 xᵀ · ones: column sums of x, doubled, along each row of w.
-  CHECK(w.grad().to_vector() == std::vector<double>{0, 0, 5, 5});
+  // d/dw sum(2 x w) = 2 xᵀ · ones: row k of the gradient is twice the sum of column k of x.
+  CHECK(w.grad().to_vector() == std::vector<double>{6, 6, -1, -1});
   CHECK_FALSE(x.grad().defined());
 }
 

@@ -8,6 +8,7 @@
 ///     auto loss = kt::mean(kt::sum(x * x, /*dim=*/1));
 ///     loss.backward();                                   // x.grad() == 2 x / 32
 
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/autograd/impl/grad_kernels.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
@@ -41,8 +42,8 @@ Tensor<T, D> scatter_along(const Tensor<T, D>& g, const Tensor<std::int64_t, D>&
   const std::int64_t extent = shape[d];
   const auto gv = g.view(), y = out.view();
   const auto iv = index.view();
-  Kokkos::parallel_for("kt::autograd::scatter", Kokkos::RangePolicy<D>(0, gv.extent(0)),
-                       KOKKOS_LAMBDA(std::size_t p) {
+  parallel_for<D>("kt::autograd::scatter", static_cast<std::int64_t>(gv.extent(0)),
+                       KOKKOS_LAMBDA(std::int64_t p) {
                          const std::int64_t outer = static_cast<std::int64_t>(p) / inner;
                          const std::int64_t in = static_cast<std::int64_t>(p) % inner;
                          y((outer * extent + iv(p)) * inner + in) = gv(p);

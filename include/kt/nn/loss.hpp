@@ -96,7 +96,7 @@ Var<T, D> nll_loss(const Var<T, D>& log_probs, const Tensor<std::int64_t, D>& ta
     const auto l = rows.view();
     using C = compute_t<T>;
     const C sc = static_cast<C>(scale);
-    Kokkos::parallel_for("kt::nn::nll_loss::forward", Kokkos::RangePolicy<D>(0, n), KOKKOS_LAMBDA(std::int64_t i) {
+    kt::impl::parallel_for<D>("kt::nn::nll_loss::forward", n, KOKKOS_LAMBDA(std::int64_t i) {
       const std::int64_t c = t(i);
       l(i) = c == -100 ? T(0) : static_cast<T>(-sc * static_cast<C>(x(i * classes + c)));
     });
@@ -112,8 +112,8 @@ Var<T, D> nll_loss(const Var<T, D>& log_probs, const Tensor<std::int64_t, D>& ta
                             const std::int64_t classes = shape[1];
                             using C = compute_t<T>;
                             const C sc = static_cast<C>(scale);
-                            Kokkos::parallel_for("kt::nn::nll_loss::backward", Kokkos::RangePolicy<D>(0, t.extent(0)),
-                                                 KOKKOS_LAMBDA(std::size_t i) {
+                            kt::impl::parallel_for<D>("kt::nn::nll_loss::backward", static_cast<std::int64_t>(t.extent(0)),
+                                                 KOKKOS_LAMBDA(std::int64_t i) {
                                                    const std::int64_t c = t(i);
                                                    if (c != -100)
                                                      out(i * classes + c) = static_cast<T>(-sc * static_cast<C>(g(per_row ? i : 0)));

@@ -3,6 +3,7 @@
 // back down to an input's shape (the inverse of broadcasting), and the per-element gradient
 // maps of unary ops.
 
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/tensor/impl/broadcast.hpp"
 #include "kt/tensor/reduce.hpp"
@@ -24,10 +25,10 @@ Tensor<T, D> expand_to(const Tensor<T, D>& t, const Shape& shape) {
   const auto x = t.view();
   const auto y = out.view();
   const BroadcastIndex index(shape, t.shape(), t.shape());
-  Kokkos::parallel_for("kt::autograd::expand", Kokkos::RangePolicy<D>(0, y.extent(0)),
-                       KOKKOS_LAMBDA(std::size_t i) {
+  parallel_for<D>("kt::autograd::expand", static_cast<std::int64_t>(y.extent(0)),
+                       KOKKOS_LAMBDA(std::int64_t i) {
                          std::int64_t ia, ib;
-                         index(static_cast<std::int64_t>(i), ia, ib);
+                         index(i, ia, ib);
                          y(i) = x(ia);
                        });
   return out;
@@ -52,7 +53,7 @@ Tensor<T, D> grad_map(const char* label, const Tensor<T, D>& g, const Tensor<T, 
   using C = compute_t<T>;
   Tensor<T, D> out(g.shape());
   const auto gv = g.view(), xv = x.view(), yv = y.view(), ov = out.view();
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<D>(0, ov.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+  parallel_for<D>(label, static_cast<std::int64_t>(ov.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
     ov(i) = static_cast<T>(f(static_cast<C>(gv(i)), static_cast<C>(xv(i)), static_cast<C>(yv(i))));
   });
   return out;

@@ -3,6 +3,7 @@
 // (with label smoothing); the backward pass writes softmax − target distribution, scaled by
 // the upstream gradient, in one more pass. Nothing of size (N, C) is kept but the logits.
 
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -18,9 +19,9 @@ std::pair<std::int64_t, std::int64_t> check_targets(const Tensor<std::int64_t, D
                                                     std::int64_t ignore_index, std::int64_t& first_bad) {
   const auto t = target.view();
   std::int64_t bad = 0, ignored = 0;
-  Kokkos::parallel_reduce(
-      "kt::nn::cross_entropy::check_targets", Kokkos::RangePolicy<D>(0, t.extent(0)),
-      KOKKOS_LAMBDA(std::size_t i, std::int64_t & b, std::int64_t & ig) {
+  kt::impl::parallel_reduce<D>(
+      "kt::nn::cross_entropy::check_targets", static_cast<std::int64_t>(t.extent(0)),
+      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & b, std::int64_t & ig) {
         const std::int64_t c = t(i);
         if (c == ignore_index) ++ig;
         else if (c < 0 || c >= classes) ++b;
@@ -50,8 +51,8 @@ void cross_entropy_forward(const Tensor<T, D>& logits, const Tensor<std::int64_t
   const auto l = loss.view();
   const auto s = lse.view();
   const C eps = static_cast<C>(smoothing), keep = C(1) - eps, sc = static_cast<C>(scale);
-  Kokkos::parallel_for("kt::nn::cross_entropy::forward", Kokkos::RangePolicy<D>(0, t.extent(0)),
-                       KOKKOS_LAMBDA(std::size_t i) {
+  kt::impl::parallel_for<D>("kt::nn::cross_entropy::forward", static_cast<std::int64_t>(t.extent(0)),
+                       KOKKOS_LAMBDA(std::int64_t i) {
                          const std::size_t row = i * static_cast<std::size_t>(classes);
                          C m = static_cast<C>(x(row));
                          for (std::int64_t j = 1; j < classes; ++j) {
@@ -73,7 +74,8 @@ void cross_entropy_forward(const Tensor<T, D>& logits, const Tensor<std::int64_t
                          }
                          const C picked = static_cast<C>(x(row + static_cast<std::size_t>(c)));
                          l(i) = static_cast<T>(sc * (log_sum - keep * picked - eps * total / C(classes)));
-                       });
+                       },
+                       logits.numel());
 }
 
 /// dx[i, j] = g_i · scale · (softmax[i, j] − (1 − ε)[j = t_i] − ε/C); g is rank 0 (mean and
@@ -93,8 +95,8 @@ Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>
   const auto out = dx.view();
   const C eps = static_cast<C>(smoothing), keep = C(1) - eps, sc = static_cast<C>(scale);
   const C spread = eps / C(classes);
-  Kokkos::parallel_for("kt::nn::cross_entropy::backward", Kokkos::RangePolicy<D>(0, t.extent(0)),
-                       KOKKOS_LAMBDA(std::size_t i) {
+  kt::impl::parallel_for<D>("kt::nn::cross_entropy::backward", static_cast<std::int64_t>(t.extent(0)),
+                       KOKKOS_LAMBDA(std::int64_t i) {
                          const std::size_t row = i * static_cast<std::size_t>(classes);
                          const std::int64_t c = t(i);
                          const C gi = c == ignore_index ? C(0) : sc * static_cast<C>(g(per_row ? i : 0));
@@ -102,7 +104,8 @@ Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>
                            const C p = KT_KOKKOS_MATH::exp(static_cast<C>(x(row + j)) - s(i));
                            out(row + j) = static_cast<T>(gi * (p - spread - (j == c ? keep : C(0))));
                          }
-                       });
+                       },
+                       logits.numel());
   return dx;
 }
 

@@ -4,6 +4,7 @@
 // compute_t<T>. Shared by kt::optim::Adam (L2 penalty added to the gradient) and
 // kt::optim::AdamW (decoupled decay of the parameter).
 
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -60,7 +61,7 @@ void adam_kernel(const char* label, const Tensor<T, D>& param, const Tensor<T, D
   const C beta1 = a.beta1, one_minus_beta1 = a.one_minus_beta1, beta2 = a.beta2,
           one_minus_beta2 = a.one_minus_beta2, neg_step_size = a.neg_step_size,
           bias_correction2_sqrt = a.bias_correction2_sqrt, eps = a.eps;
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<D>(0, p.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+  kt::impl::parallel_for<D>(label, static_cast<std::int64_t>(p.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
     const C x0 = static_cast<C>(p(i));
     const C d = sign * static_cast<C>(g(i)) + l2 * x0;
     const C x = x0 * decay;

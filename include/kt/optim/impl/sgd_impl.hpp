@@ -2,6 +2,7 @@
 // The fused SGD update: one kernel per parameter tensor reads the parameter, its gradient and
 // the momentum buffer and writes the parameter and the buffer, computing in compute_t<T>.
 
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -37,8 +38,8 @@ void sgd_kernel(const Tensor<T, D>& param, const Tensor<T, D>& grad, const Tenso
   // The step direction is use_d·d + use_m·m: Nesterov (1, μ), classic momentum (0, 1).
   const C use_d = a.nesterov ? C(1) : C(0), use_m = a.nesterov ? a.momentum : C(1);
   const bool first = a.first;
-  Kokkos::parallel_for(
-      "kt::optim::SGD::step", Kokkos::RangePolicy<D>(0, p.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+  kt::impl::parallel_for<D>(
+      "kt::optim::SGD::step", static_cast<std::int64_t>(p.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
         const C x = static_cast<C>(p(i));
         const C d = sign * static_cast<C>(g(i)) + wd * x;
         if constexpr (Momentum) {

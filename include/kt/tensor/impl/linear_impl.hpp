@@ -2,6 +2,7 @@
 // The element passes of kt/tensor/linear.hpp: the forward epilogue y = act(y + b) and the
 // backward pass dz = dy ⊙ act'(z) fused with the bias gradient db = Σ_rows dz.
 
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/activation.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -52,7 +53,7 @@ void linear_epilogue_kernel(const Tensor<T, D>& y, const Tensor<T, D>& b, const 
   const bool has_bias = b.defined(), keep = pre.defined();
   const std::int64_t rows = y.size(0), cols = y.size(1);
   if constexpr (linear_runs_on_host_v<D>) {
-    Kokkos::parallel_for("kt::linear::epilogue", Kokkos::RangePolicy<D>(0, rows), KOKKOS_LAMBDA(std::int64_t i) {
+    impl::parallel_for<D>("kt::linear::epilogue", rows, KOKKOS_LAMBDA(std::int64_t i) {
       T* o = out.data() + i * cols;
       const T* bj = has_bias ? bias.data() : nullptr;
       T* zi = keep ? z.data() + i * cols : nullptr;
@@ -63,7 +64,7 @@ void linear_epilogue_kernel(const Tensor<T, D>& y, const Tensor<T, D>& b, const 
         if (keep) linear_epilogue_row<A, false, true>(o, bj, zi, cols);
         else linear_epilogue_row<A, false, false>(o, bj, zi, cols);
       }
-    });
+    }, rows * cols);
   } else {
     using C = compute_t<T>;
     Kokkos::parallel_for("kt::linear::epilogue", Kokkos::RangePolicy<D>(0, rows * cols),
@@ -110,7 +111,7 @@ void linear_grad_epilogue_kernel(const Tensor<T, D>& dy, const Tensor<T, D>& y_o
   if constexpr (linear_runs_on_host_v<D>) {
     constexpr std::int64_t block = linear_grad_column_block;
     const std::int64_t blocks = (cols + block - 1) / block;
-    Kokkos::parallel_for("kt::linear::backward_epilogue", Kokkos::RangePolicy<D>(0, blocks),
+    impl::parallel_for<D>("kt::linear::backward_epilogue", blocks,
                          KOKKOS_LAMBDA(std::int64_t q) {
                            const std::int64_t j0 = q * block;
                            const std::int64_t width = cols - j0 < block ? cols - j0 : block;
@@ -131,7 +132,7 @@ void linear_grad_epilogue_kernel(const Tensor<T, D>& dy, const Tensor<T, D>& y_o
                            }
                            if (has_bias)
                              for (std::int64_t j = 0; j < width; ++j) bias(j0 + j) = static_cast<T>(sum[j]);
-                         });
+                         }, rows * cols);
   } else {
     Kokkos::parallel_for("kt::linear::backward_epilogue", Kokkos::RangePolicy<D>(0, cols),
                          KOKKOS_LAMBDA(std::int64_t j) {

@@ -3,6 +3,7 @@
 // broadcasting, and the in-place a = f(a, b). Values are read in T, computed in compute_t<T>
 // and written as R.
 
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/tensor/impl/broadcast.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -22,7 +23,7 @@ Tensor<R, D> unary_map(const char* op, const Tensor<T, D>& a, F f) {
   Tensor<R, D> out(a.shape());
   const auto x = a.view();
   const auto y = out.view();
-  Kokkos::parallel_for(op, Kokkos::RangePolicy<D>(0, x.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+  impl::parallel_for<D>(op, static_cast<std::int64_t>(x.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
     y(i) = static_cast<R>(f(static_cast<compute_t<T>>(x(i))));
   });
   return out;
@@ -38,7 +39,7 @@ Tensor<R, D> binary_map(const char* op, const Tensor<T, D>& a, const Tensor<T, D
   if (a.shape() == b.shape()) {  // the common case needs no index arithmetic
     Tensor<R, D> out(a.shape());
     const auto z = out.view();
-    Kokkos::parallel_for(op, Kokkos::RangePolicy<D>(0, z.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+    impl::parallel_for<D>(op, static_cast<std::int64_t>(z.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
       z(i) = static_cast<R>(f(static_cast<C>(x(i)), static_cast<C>(y(i))));
     });
     return out;
@@ -47,9 +48,9 @@ Tensor<R, D> binary_map(const char* op, const Tensor<T, D>& a, const Tensor<T, D
   Tensor<R, D> out(shape);
   const auto z = out.view();
   const BroadcastIndex index(shape, a.shape(), b.shape());
-  Kokkos::parallel_for(op, Kokkos::RangePolicy<D>(0, z.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+  impl::parallel_for<D>(op, static_cast<std::int64_t>(z.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
     std::int64_t ia, ib;
-    index(static_cast<std::int64_t>(i), ia, ib);
+    index(i, ia, ib);
     z(i) = static_cast<R>(f(static_cast<C>(x(ia)), static_cast<C>(y(ib))));
   });
   return out;
@@ -67,9 +68,9 @@ void binary_inplace(const char* op, const Tensor<T, D>& a, const Tensor<T, D>& b
   const auto x = a.view();
   const auto y = b.view();
   const BroadcastIndex index(shape, a.shape(), b.shape());
-  Kokkos::parallel_for(op, Kokkos::RangePolicy<D>(0, x.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+  impl::parallel_for<D>(op, static_cast<std::int64_t>(x.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
     std::int64_t ia, ib;
-    index(static_cast<std::int64_t>(i), ia, ib);
+    index(i, ia, ib);
     x(i) = static_cast<T>(f(static_cast<C>(x(i)), static_cast<C>(y(ib))));
   });
 }
@@ -79,7 +80,7 @@ template <class T, class D, class F>
 void unary_inplace(const char* op, const Tensor<T, D>& a, F f) {
   require_defined(a, op, "the operand");
   const auto x = a.view();
-  Kokkos::parallel_for(op, Kokkos::RangePolicy<D>(0, x.extent(0)), KOKKOS_LAMBDA(std::size_t i) {
+  impl::parallel_for<D>(op, static_cast<std::int64_t>(x.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
     x(i) = static_cast<T>(f(static_cast<compute_t<T>>(x(i))));
   });
 }

@@ -8,6 +8,7 @@
 // same operations in the same order (unlike a plain Kokkos::parallel_reduce, whose
 // combination tree follows the thread count).
 
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
 #include "kt/tensor/impl/storage.hpp"
@@ -148,8 +149,8 @@ template <class D, class Red, class Load, class Store>
 void reduce_pass(const std::string& label, std::int64_t outer, std::int64_t n, std::int64_t inner,
                  std::int64_t chunk, Red red, Load load, Store store) {
   const std::int64_t chunks = n > chunk ? (n + chunk - 1) / chunk : 1;
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<D, Kokkos::IndexType<std::int64_t>>(0, outer * chunks * inner),
+  impl::parallel_for<D>(
+      label.c_str(), outer * chunks * inner,
       KOKKOS_LAMBDA(std::int64_t j) {
         const std::int64_t i = j % inner, c = (j / inner) % chunks, o = j / (inner * chunks);
         const std::int64_t begin = c * chunk, end = begin + chunk < n ? begin + chunk : n;
@@ -157,7 +158,8 @@ void reduce_pass(const std::string& label, std::int64_t outer, std::int64_t n, s
         auto a = red.init();
         for (std::int64_t k = begin; k < end; ++k) load(a, base + k * inner, k);
         store(j, a);
-      });
+      },
+      outer * n * inner);
 }
 
 /// Reduces `t`, seen as (outer, n, inner), along n into a new tensor of `out_shape`

@@ -1,6 +1,7 @@
 #pragma once
 // Out-of-class members of kt::Tensor (included at the end of kt/tensor/tensor.hpp).
 
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -121,8 +122,7 @@ auto Tensor<T, Device>::to() const {
       Tensor<X, Device> out(shape_);
       const auto src = view();
       const auto dst = out.view();
-      Kokkos::parallel_for("kt::Tensor::to(dtype)",
-                           Kokkos::RangePolicy<Device>(0, static_cast<std::size_t>(numel())),
+      impl::parallel_for<Device>("kt::Tensor::to(dtype)", numel(),
                            KOKKOS_LAMBDA(std::size_t i) { dst(i) = impl::convert<X>(src(i)); });
       return out;
     }
@@ -168,7 +168,7 @@ const Tensor<T, Device>& Tensor<T, Device>::fill_(T value) const {
   KT_PROFILE_REGION("kt::Tensor::fill_");
   require_defined("fill_");
   const auto v = view();
-  Kokkos::parallel_for("kt::Tensor::fill_", Kokkos::RangePolicy<Device>(0, v.extent(0)),
+  impl::parallel_for<Device>("kt::Tensor::fill_", static_cast<std::int64_t>(v.extent(0)),
                        KOKKOS_LAMBDA(std::size_t i) { v(i) = value; });
   return *this;
 }
