@@ -156,6 +156,11 @@ void register_all() {
 std::string cell(const char* format, double v) { return std::isnan(v) ? std::string("—") : kt_bench::fmt(format, v); }
 
 void summary(const kt_bench::Results& r) {
+  bool any = false;  // nothing ran (--benchmark_list_tests, a filter matching nothing): no table
+  for (const auto& optimizer : kOptimizers)
+    for (const Config& c : kConfigs)
+      for (const char* impl : {"kt", "libtorch"}) any = any || r.find(bench_name(c, optimizer, impl)) != nullptr;
+  if (!any) return;
   std::printf("\n## Summary: MLP training step (ReLU, fp32, cross-entropy), %d thread%s, kt on %s "
               "(medians when --benchmark_repetitions > 1)\n\n",
               g_threads, g_threads == 1 ? "" : "s", kt::device_name<kt::DefaultDevice>().c_str());
