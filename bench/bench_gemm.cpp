@@ -137,12 +137,9 @@ struct Operands {
 #if defined(KT_ENABLE_CBLAS)
 void raw_openblas(benchmark::State& state, Gemm g, int threads) {
   Operands x(g);
-#if defined(KT_CBLAS_IS_OPENBLAS)
-  openblas_set_num_threads(threads);
-  // kt remembers the thread count it last gave OpenBLAS and skips the call when unchanged;
-  // keep that memory in step with what this raw run set.
-  kt::impl::blas_set_threads(threads);
-#endif
+  // openblas_set_num_threads(threads) for this run, and the caller's OpenBLAS and OpenMP
+  // thread counts back afterwards (OpenBLAS' OpenMP build changes omp_get_max_threads too).
+  const kt::impl::BlasThreadScope thread_scope(threads);
   const int m = int(g.m), n = int(g.n), k = int(g.k);
   auto call = [&] {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, x.a.data(), k, x.b.data(), n, 0.0f,

@@ -93,7 +93,7 @@ struct Trainer {
     opt = std::make_unique<kt::optim::Adam<float, D>>(model.parameters(), kt::optim::AdamOptions(1e-3));
   }
   float step(const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) {
-    auto loss = kt::nn::cross_entropy(model(kt::Var<float, D>(x)), y);
+    auto loss = kt::cross_entropy(model(kt::Var<float, D>(x)), y);
     opt->zero_grad();
     loss.backward();
     opt->step();

@@ -105,7 +105,7 @@ public:
   void step() {
     optimizer_->zero_grad();
     kt::Var<float, D> x(x_);
-    loss_ = kt::nn::cross_entropy(model_(x), labels_);
+    loss_ = kt::cross_entropy(model_(x), labels_);
     loss_.backward();
     optimizer_->step();
     Kokkos::fence();

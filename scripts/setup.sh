@@ -1,18 +1,34 @@
 #!/usr/bin/env bash
-# kt set-up: installs every dependency from Debian's packages and builds Kokkos 3.4.01
-# (Serial + OpenMP) from Debian's trilinos source package into a git-ignored prefix.
-# Idempotent: a prefix that already holds Kokkos is reused. Run as root on Debian 12.
+# kt set-up: installs every dependency from Debian's packages and builds Kokkos 3.4.01 from
+# Debian's trilinos source package into a git-ignored prefix. Idempotent: a prefix that
+# already holds Kokkos is reused. Run as root on Debian 12.
 #
-#   scripts/setup.sh            # packages + Kokkos into ./.deps/kokkos
-#   KT_SKIP_APT=1 scripts/setup.sh   # only build Kokkos (packages already present)
+#   scripts/setup.sh                  # packages + Kokkos (Serial, OpenMP) into ./.deps/kokkos
+#   scripts/setup.sh --cuda           # also Kokkos (Serial, OpenMP, Cuda) into ./.deps/kokkos-cuda
+#   scripts/setup.sh --cuda=AMPERE80  # ... for another GPU architecture (default HOPPER90)
+#   KT_SKIP_APT=1 scripts/setup.sh    # only build Kokkos (packages already present)
 #
+# The Cuda build needs the CUDA toolkit (nvcc on PATH, CUDA 12 or 13); kt applies its own
+# patches to the Kokkos source (scripts/patches/kokkos-3.4.01: CUDA 13 and Hopper support).
+# Then configure kt with the documented Cuda line (README, docs/devices.md):
+#   cmake -S . -B build-cuda -DKokkos_ROOT=.deps/kokkos-cuda \
+#         -DCMAKE_CXX_COMPILER=$PWD/.deps/kokkos-cuda/bin/nvcc_wrapper
 # Users with their own Kokkos skip this and pass -DKokkos_ROOT=... to CMake.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 deps="${KT_DEPS_DIR:-$root/.deps}"
-prefix="$deps/kokkos"
 jobs=$(nproc)
+
+cuda_arch=""
+for arg in "$@"; do
+  case "$arg" in
+    --cuda) cuda_arch=HOPPER90 ;;
+    --cuda=*) cuda_arch="${arg#--cuda=}" ;;
+    -h|--help) sed -n '2,17p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "kt setup: unknown argument '$arg' (expected --cuda or --cuda=ARCH)" >&2; exit 2 ;;
+  esac
+done
 
 packages=(
   build-essential cmake ccache git pkg-config
@@ -44,31 +60,72 @@ if [ -z "${KT_SKIP_APT:-}" ]; then
   fi
 fi
 
-if [ -f "$prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
-  echo "kt setup: Kokkos already in $prefix"
-  exit 0
+# Kokkos 3.4.01 ships inside Debian's trilinos 13.2.0 source package: fetch it once per run.
+kokkos_src=""
+fetch_kokkos_source() {
+  [ -n "$kokkos_src" ] && return
+  local src_list=/etc/apt/sources.list.d/debian-src.sources
+  if ! grep -rqs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources | as_root tee "$src_list" >/dev/null
+    apt_updated=0
+  fi
+  apt_update_once
+  local work="$deps/source-kokkos"
+  rm -rf "$work" && mkdir -p "$work"
+  # (apt warns that it downloads as root, unsandboxed: only show its output on failure)
+  (cd "$work" && apt-get source --download-only trilinos >"$work/apt.log" 2>&1) ||
+    { cat "$work/apt.log" >&2; exit 1; }
+  local tarball
+  tarball=$(ls "$work"/trilinos_*.orig.tar.gz | head -n 1)
+  tar -xzf "$tarball" -C "$work" --wildcards '*/packages/kokkos/*'
+  rm -f "$work"/trilinos_* "$work/apt.log"
+  kokkos_src=$(ls -d "$work"/*/packages/kokkos | head -n 1)
+}
+
+# build_kokkos PREFIX CMAKE_ARGS...: configures, builds and installs a copy of the source.
+build_kokkos() {
+  local prefix="$1"; shift
+  local build="$prefix-build"
+  rm -rf "$build" && mkdir -p "$build"
+  cmake -S "$kokkos_src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
+    -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON \
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON "$@" >"$build/configure.log" 2>&1 ||
+    { cat "$build/configure.log" >&2; exit 1; }
+  cmake --build "$build" -j "$jobs" >"$build/build.log" 2>&1 || { tail -40 "$build/build.log" >&2; exit 1; }
+  cmake --install "$build" >/dev/null
+  rm -rf "$build"
+}
+
+host_prefix="$deps/kokkos"
+if [ -f "$host_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
+  echo "kt setup: Kokkos already in $host_prefix"
+else
+  fetch_kokkos_source
+  build_kokkos "$host_prefix"
+  echo "kt setup: Kokkos (Serial, OpenMP) installed in $host_prefix"
 fi
 
-# Kokkos 3.4.01 ships inside Debian's trilinos 13.2.0 source package.
-src_list=/etc/apt/sources.list.d/debian-src.sources
-if ! grep -rqs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/; then
-  sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources | as_root tee "$src_list" >/dev/null
-  apt_updated=0
+if [ -n "$cuda_arch" ]; then
+  cuda_prefix="$deps/kokkos-cuda"
+  if [ -f "$cuda_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
+     grep -q "KOKKOS_ARCH_${cuda_arch}\b" "$cuda_prefix/include/KokkosCore_config.h" 2>/dev/null; then
+    echo "kt setup: Kokkos-Cuda ($cuda_arch) already in $cuda_prefix"
+  else
+    command -v nvcc >/dev/null || { echo "kt setup: --cuda needs nvcc on PATH (the CUDA toolkit)" >&2; exit 1; }
+    fetch_kokkos_source
+    for patch in "$root"/scripts/patches/kokkos-3.4.01/*.patch; do
+      patch -d "$kokkos_src" -p1 --forward --quiet <"$patch"
+    done
+    # The architecture option names the sm_XX flag (AMPERE80 -> sm_80, HOPPER90 -> sm_90).
+    sm="sm_${cuda_arch//[!0-9]/}"
+    # nvcc_wrapper's own default (sm_35) is rejected by CUDA >= 12; two different -arch flags
+    # make it fail, so its default must equal the Kokkos architecture.
+    sed -i "s/^default_arch=\"sm_[0-9]*\"/default_arch=\"$sm\"/" "$kokkos_src/bin/nvcc_wrapper"
+    rm -rf "$cuda_prefix"
+    build_kokkos "$cuda_prefix" -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON \
+      "-DKokkos_ARCH_${cuda_arch}=ON" -DCMAKE_CXX_COMPILER="$kokkos_src/bin/nvcc_wrapper"
+    echo "kt setup: Kokkos (Serial, OpenMP, Cuda $cuda_arch/$sm) installed in $cuda_prefix"
+  fi
 fi
-apt_update_once
-
-work="$deps/build-kokkos"
-rm -rf "$work" && mkdir -p "$work"
-(cd "$work" && apt-get source --download-only trilinos >/dev/null)
-tarball=$(ls "$work"/trilinos_*.orig.tar.gz | head -n 1)
-tar -xzf "$tarball" -C "$work" --wildcards '*/packages/kokkos/*'
-kokkos_src=$(ls -d "$work"/*/packages/kokkos | head -n 1)
-
-cmake -S "$kokkos_src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
-  -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON \
-  -DCMAKE_POSITION_INDEPENDENT_CODE=ON >/dev/null
-cmake --build "$work/build" -j "$jobs" >/dev/null
-cmake --install "$work/build" >/dev/null
-rm -rf "$work"
-echo "kt setup: Kokkos installed in $prefix"
+rm -rf "$deps/source-kokkos"

@@ -88,7 +88,7 @@ int main(int argc, char* argv[]) {
   double loss_value = 0;
   for (int step = 0; step < 300; ++step) {
     auto pred = softplus({kt::Var<double, D>(inputs) * a + b});
-    auto loss = kt::nn::mse_loss(pred, t);
+    auto loss = kt::mse_loss(pred, t);
     opt.zero_grad();
     loss.backward();
     opt.step();

@@ -261,7 +261,7 @@ int run(const Config& c, const std::string& summary_path) {
     const auto t0 = Clock::now();
     std::int64_t step = 0;
     for (auto [x, y] : loader) {
-      auto loss = kt::nn::cross_entropy(model(kt::Var<float, D>(x)), y);
+      auto loss = kt::cross_entropy(model(kt::Var<float, D>(x)), y);
       opt.zero_grad();
       loss.backward();
       opt.step();

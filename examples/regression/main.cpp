@@ -34,7 +34,7 @@ int main(int argc, char* argv[]) {
 
   double first = 0, last = 0;
   for (int step = 0; step <= steps; ++step) {
-    auto loss = kt::nn::mse_loss(model(x), kt::Var<float, D>(y));
+    auto loss = kt::mse_loss(model(x), kt::Var<float, D>(y));
     opt.zero_grad();
     loss.backward();
     opt.step();

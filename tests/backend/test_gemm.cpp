@@ -34,8 +34,8 @@ struct Case {
     p.a = da, p.lda = ta == kt::Transpose::Yes ? m : k, p.stride_a = stride_a;
     p.b = db, p.ldb = tb == kt::Transpose::Yes ? k : n, p.stride_b = stride_b;
     p.c = dc, p.ldc = n, p.stride_c = m * n;
-    p.alpha = static_cast<kt::compute_t<T>>(alpha);
-    p.beta = static_cast<kt::compute_t<T>>(beta);
+    p.alpha = alpha;
+    p.beta = beta;
     return p;
   }
 

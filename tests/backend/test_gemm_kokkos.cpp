@@ -16,6 +16,9 @@
 
 namespace {
 
+/// kt's portable kernel, through kt::gemm (which validates the problem and handles k == 0).
+const kt::GemmOptions kokkos_backend = kt::GemmOptions().backend(kt::GemmBackend::Kokkos);
+
 using i64 = std::int64_t;
 
 template <class T>
@@ -55,8 +58,8 @@ struct Operands {
     p.a = a.data(), p.lda = lda, p.stride_a = sa;
     p.b = b.data(), p.ldb = ldb, p.stride_b = sb;
     p.c = c.data(), p.ldc = ldc, p.stride_c = sc;
-    p.alpha = static_cast<kt::compute_t<T>>(alpha);
-    p.beta = static_cast<kt::compute_t<T>>(beta);
+    p.alpha = alpha;
+    p.beta = beta;
     return p;
   }
 
@@ -84,7 +87,7 @@ struct Operands {
 template <class T, class D>
 bool run_and_compare(Operands<T, D>& ops, double alpha, double beta) {
   const auto c0 = ops.c.to_vector();
-  kt::impl::gemm_kokkos(D(), ops.problem(alpha, beta));
+  kt::gemm(D(), ops.problem(alpha, beta), kokkos_backend);
   D().fence();
   const double tol = kt_test::tolerance<T>() * (1.0 + static_cast<double>(ops.k) / 64.0);
   return kt_test::all_close(ops.c.to_vector(), ops.reference(c0, alpha, beta), tol);
@@ -145,7 +148,7 @@ TEST_CASE_TEMPLATE("gemm_kokkos with beta 0 ignores NaN in C and k 0 gives beta 
   Operands<T, D> empty_k(true, false, 65, 33, 0, 2, 1, false, false, 8);
   CHECK(run_and_compare(empty_k, 2.0, 0.5));
   empty_k.c = kt::full<T, D>({2 * 65 * 34}, nan);
-  kt::impl::gemm_kokkos(D(), empty_k.problem(2.0, 0.0));
+  kt::gemm(D(), empty_k.problem(2.0, 0.0), kokkos_backend);
   D().fence();
   const auto zeroed = empty_k.c.to_vector();
   for (i64 i = 0; i < 65; ++i)
@@ -161,11 +164,11 @@ TEST_CASE_TEMPLATE("gemm_kokkos with m or n or batch 0 leaves C untouched", D, K
   const auto before = c.to_vector();
   kt::GemmProblem<float> p;
   p.m = 0, p.n = 8, p.k = 8, p.batch = 2, p.c = c.data(), p.ldc = 8, p.lda = 8, p.ldb = 8;
-  kt::impl::gemm_kokkos(D(), p);  // m = 0: A and B are never read (null)
+  kt::gemm(D(), p, kokkos_backend);  // m = 0: A and B are never read (null)
   p.m = 8, p.n = 0;
-  kt::impl::gemm_kokkos(D(), p);
+  kt::gemm(D(), p, kokkos_backend);
   p.n = 8, p.batch = 0;
-  kt::impl::gemm_kokkos(D(), p);
+  kt::gemm(D(), p, kokkos_backend);
   D().fence();
   CHECK(c.to_vector() == before);
 }
@@ -181,7 +184,7 @@ TEST_CASE_TEMPLATE("16-bit gemm_kokkos accumulates in fp32 and rounds once", Tes
   const auto c = kt::zeros<T, D>({2, 3});
   kt::GemmProblem<T> p;
   p.m = 2, p.n = 3, p.k = k, p.a = a.data(), p.lda = k, p.b = b.data(), p.ldb = 3, p.c = c.data(), p.ldc = 3;
-  kt::impl::gemm_kokkos(D(), p);
+  kt::gemm(D(), p, kokkos_backend);
   D().fence();
   for (const T& x : c.to_vector()) CHECK(as_double(x) == static_cast<double>(k));
   // alpha * sum rounds once: 0.5 * 1001 = 500.5 is not a 16-bit value; the nearest is 500.5
@@ -189,7 +192,7 @@ TEST_CASE_TEMPLATE("16-bit gemm_kokkos accumulates in fp32 and rounds once", Tes
   p.k = 1001;
   const auto a2 = kt::ones<T, D>({2, 1001}), b2 = kt::ones<T, D>({1001, 3});
   p.a = a2.data(), p.lda = 1001, p.b = b2.data(), p.alpha = 0.5f;
-  kt::impl::gemm_kokkos(D(), p);
+  kt::gemm(D(), p, kokkos_backend);
   D().fence();
   for (const T& x : c.to_vector()) CHECK(as_double(x) == as_double(T(500.5f)));
 }
@@ -202,7 +205,7 @@ TEST_CASE_TEMPLATE("integer gemm_kokkos accumulates exactly in int64", TestCase,
   kt::GemmProblem<std::int32_t> p;
   p.m = 2, p.n = 2, p.k = 3, p.a = a.data(), p.lda = 3, p.b = b.data(), p.ldb = 2, p.c = c.data(), p.ldc = 2;
   p.alpha = 2, p.beta = -1;
-  kt::impl::gemm_kokkos(D(), p);
+  kt::gemm(D(), p, kokkos_backend);
   D().fence();
   // A B = {{5, 11}, {14, 23}}; 2 * A B - C.
   CHECK(c.to_vector() == std::vector<std::int32_t>{0, 2, -2, 6});
@@ -226,10 +229,10 @@ TEST_CASE("gemm_kokkos results are bit-identical on OpenMP and Serial") {
     const auto c0 = kt::rand<float, Kokkos::Serial>({300, 200}, 9 + t, -1, 1).to_vector();
     const auto serial = kt::from_host<float, Kokkos::Serial>(c0, {300, 200});
     p.c = serial.data();
-    kt::impl::gemm_kokkos(Kokkos::Serial(), p);
+    kt::gemm(Kokkos::Serial(), p, kokkos_backend);
     const auto omp_c = kt::from_host<float, Kokkos::OpenMP>(c0, {300, 200});
     p.c = omp_c.data();  // A and B: the same host memory, read by OpenMP threads
-    kt::impl::gemm_kokkos(Kokkos::OpenMP(), p);
+    kt::gemm(Kokkos::OpenMP(), p, kokkos_backend);
     Kokkos::OpenMP().fence();
     const auto x = serial.to_vector(), y = omp_c.to_vector();
     REQUIRE(x.size() == y.size());
@@ -239,17 +242,17 @@ TEST_CASE("gemm_kokkos results are bit-identical on OpenMP and Serial") {
 }
 #endif
 
-TEST_CASE("gemm_kokkos errors name the bad argument and its value") {
+TEST_CASE("kt::gemm errors name the bad argument and its value") {
   using D = kt::DefaultDevice;
   const auto buf = kt::zeros<float, D>({64});
   kt::GemmProblem<float> p;
   p.m = 4, p.n = 4, p.k = 4, p.a = buf.data(), p.lda = 3, p.b = buf.data(), p.ldb = 4, p.c = buf.data(), p.ldc = 4;
-  CHECK(kt_test::error_of([&] { kt::impl::gemm_kokkos(D(), p); }) ==
-        "kt::gemm_kokkos: lda=3 is smaller than A's row length 4");
+  CHECK(kt_test::error_of([&] { kt::gemm(D(), p, kokkos_backend); }) ==
+        "kt::gemm: lda=3 is smaller than A's row length 4");
   p.lda = 4, p.m = -1;
-  CHECK(kt_test::error_of([&] { kt::impl::gemm_kokkos(D(), p); }) ==
-        "kt::gemm_kokkos: negative size m=-1 n=4 k=4 batch=1");
+  CHECK(kt_test::error_of([&] { kt::gemm(D(), p, kokkos_backend); }) ==
+        "kt::gemm: negative size m=-1 n=4 k=4 batch=1");
   p.m = 4, p.batch = 2, p.stride_c = 8;
-  CHECK(kt_test::error_of([&] { kt::impl::gemm_kokkos(D(), p); }) ==
-        "kt::gemm_kokkos: the batch's C matrices overlap: stride_c=8 with m=4 n=4 ldc=4");
+  CHECK(kt_test::error_of([&] { kt::gemm(D(), p, kokkos_backend); }) ==
+        "kt::gemm: stride_c=8 makes the C matrices of the batch overlap (m=4 n=4 ldc=4)");
 }

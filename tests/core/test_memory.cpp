@@ -62,10 +62,6 @@ TEST_CASE_TEMPLATE("the caching allocator serves repeated sizes without the syst
 }
 
 TEST_CASE("caching is on by default and can be switched off") {
-  CHECK(kt::impl::caching_default<Kokkos::HostSpace>() == true);
-#if defined(KOKKOS_ENABLE_CUDA)
-  CHECK(kt::impl::caching_default<Kokkos::CudaSpace>() == true);
-#endif
   CachingGuard<kt::Host> guard(true);
   CHECK(kt::caching_enabled<kt::Host>());
   kt::set_caching_enabled<kt::Host>(false);

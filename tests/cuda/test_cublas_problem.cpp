@@ -4,6 +4,7 @@
 // half and a bfloat16 GEMM against a host reference. Prints "N passed, N failed".
 #include <kt/backend/cuda/cublas_gemm.hpp>  // first: must not need the kt headers below
 #include <kt/backend/gemm_problem.hpp>
+#include <kt/core/dtype.hpp>
 
 #include <cmath>
 #include <cstdio>

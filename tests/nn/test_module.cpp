@@ -82,12 +82,18 @@ TEST_CASE_TEMPLATE("Module: zero_grad clears every parameter's gradient", D, KT_
 }
 
 TEST_CASE_TEMPLATE("Module: to<Device>() copies parameters to an independent module", D, KT_DEVICES) {
+  // Another device when there is one (to<D>() of the module's own device does not compile).
+  using Other = std::conditional_t<std::is_same_v<D, kt::Serial>, kt::Host, kt::Serial>;
   auto model = small_mlp<D>();
   model.eval();
-  auto copy = model.template to<kt::Serial>();
-  CHECK_FALSE(copy->is_training());
+  auto copy = [&] {
+    if constexpr (std::is_same_v<Other, D>) return model.clone();
+    else return model.template to<Other>();
+  }();
+  static_assert(std::is_same_v<decltype(copy), kt::nn::Sequential<double, Other>>);
+  CHECK_FALSE(copy.is_training());
   auto src = model.named_parameters();
-  auto dst = copy->named_parameters();
+  auto dst = copy.named_parameters();
   REQUIRE(src.size() == dst.size());
   for (std::size_t i = 0; i < src.size(); ++i) {
     CHECK(src[i].first == dst[i].first);
@@ -95,12 +101,15 @@ TEST_CASE_TEMPLATE("Module: to<Device>() copies parameters to an independent mod
     CHECK(static_cast<const void*>(src[i].second.data().data()) != static_cast<const void*>(dst[i].second.data().data()));
   }
   const auto x = kt::rand<double, D>({3, 4}, 4);
-  CHECK((*copy)(x.template to<kt::Serial>()).data().to_vector() == model(x).data().to_vector());
-  // Through the type-erased base as well.
+  CHECK(copy(x.template to<Other>()).data().to_vector() == model(x).data().to_vector());
+  // Through the type-erased base as well (what Sequential does with its children).
   std::shared_ptr<kt::nn::Module<double, D>> base = model[0];
-  auto linear_copy = base->template to<kt::Serial>();
+  std::shared_ptr<kt::nn::Module<double, kt::Serial>> linear_copy = base->template clone_to<kt::Serial>();
   CHECK(linear_copy->name() == "Linear");
   CHECK(linear_copy->parameter_count() == 40);
+  // A copied module's parameters are its own: changing them leaves the original alone.
+  copy.parameters()[0].data().fill_(0.0);
+  CHECK(model.parameters()[0].data().to_vector() != copy.parameters()[0].data().to_vector());
 }
 
 TEST_CASE_TEMPLATE("Linear: PyTorch's default initialisation", D, KT_DEVICES) {
@@ -127,9 +136,9 @@ TEST_CASE_TEMPLATE("Linear: PyTorch's default initialisation", D, KT_DEVICES) {
   kt::nn::Linear<double, D> same(kt::nn::LinearOptions(400, 300).seed(5)), other(kt::nn::LinearOptions(400, 300).seed(6));
   CHECK(same.weight.data().to_vector() == fc.weight.data().to_vector());
   CHECK(other.weight.data().to_vector() != fc.weight.data().to_vector());
-  kt::nn::manual_seed(11);
+  kt::manual_seed(11);
   kt::nn::Linear<double, D> a(3, 2);
-  kt::nn::manual_seed(11);
+  kt::manual_seed(11);
   kt::nn::Linear<double, D> b(3, 2);
   CHECK(a.weight.data().to_vector() == b.weight.data().to_vector());
 }
@@ -150,7 +159,6 @@ TEST_CASE_TEMPLATE("gradcheck: layers", D, KT_DEVICES) {
   CHECK(kt_test::gradcheck<D>([&](const Vars& v) { return fc(v[0]); }, {x}));
   kt::nn::LayerNorm<double, D> norm(kt::nn::LayerNormOptions({4}));
   CHECK(kt_test::gradcheck<D>([&](const Vars& v) { return norm(v[0]); }, {x}));
-  for (auto* m : std::vector<kt::nn::Module<double, D>*>{}) (void)m;
   kt::nn::Softmax<double, D> softmax(1);
   kt::nn::LogSoftmax<double, D> log_softmax(0);
   kt::nn::GELU<double, D> gelu;

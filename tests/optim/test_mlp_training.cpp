@@ -1,5 +1,5 @@
 // Issue 4's acceptance test: 100 SGD-momentum steps and 100 Adam steps of an MLP built from
-// kt::nn layers, kt::nn::cross_entropy, autograd and kt::optim, against an independent
+// kt::nn layers, kt::cross_entropy, autograd and kt::optim, against an independent
 // hand-written double-precision host loop (forward, backward and update written out).
 
 #include "kt_test.hpp"
@@ -143,7 +143,7 @@ void train_and_compare(MakeOptimizer make_optimizer, RefUpdate ref_update, doubl
     std::vector<T> xt(x.begin(), x.end());
     kt::Var<T, D> input(kt::from_host<T, D>(xt, {kBatch, kIn}));
     opt.zero_grad();
-    kt::nn::cross_entropy(model(input), kt::from_host<std::int64_t, D>(t, {kBatch})).backward();
+    kt::cross_entropy(model(input), kt::from_host<std::int64_t, D>(t, {kBatch})).backward();
     opt.step();
     // reference
     const auto grads = ref.gradients(x, t);

@@ -6,7 +6,7 @@
 // backward) from kt's current parameter values and handed to the kt optimizers with
 // set_grad(); the reference runs its own copy of the parameters through its own optimizer
 // loop. A second variant computes kt's gradients with autograd (kt::linear, kt::relu,
-// kt::nn::mse_loss, backward()) instead, so the whole training step is kt's.
+// kt::mse_loss, backward()) instead, so the whole training step is kt's.
 
 #include "optim/reference.hpp"
 
@@ -133,7 +133,7 @@ double train_both(Make make, const Ref& ref, int steps = 100) {
     if constexpr (Autograd) {
       const kt::Var<T, D> xv(tensor_of<T, D>(x, {batch, n_in})), yv(tensor_of<T, D>(y, {batch, n_out}));
       const auto h = kt::relu(kt::linear(xv, vars[0], vars[1]));
-      kt::nn::mse_loss(kt::linear(h, vars[2], vars[3]), yv).backward();
+      kt::mse_loss(kt::linear(h, vars[2], vars[3]), yv).backward();
     } else {
       Params now;
       for (const auto& v : vars) now.push_back(values_of(v.data()));

@@ -8,6 +8,8 @@
 ///     kt::Var<float> x(kt::randn<float>({8, 4, 3}, 0)), w(kt::randn<float>({3, 5}, 1), true);
 ///     kt::sum(kt::matmul(x, w)).backward();     // w.grad(): (3, 5), summed over the batch
 
+#include "kt/autograd/impl/matmul_grad.hpp"
+#include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/matmul.hpp"
@@ -17,20 +19,17 @@
 
 namespace kt {
 
-namespace impl {
-/// Sums a batched gradient back to an operand that was broadcast over the batch: a 2-D
-/// operand (sum over dim 0) or a batch of one (sum, keeping the dim).
-template <class T, class D>
-Tensor<T, D> unbroadcast_batch(const Tensor<T, D>& grad, const Shape& operand) {
-  if (grad.rank() == 3 && operand.rank() == 2) return sum(grad, 0);
-  if (grad.rank() == 3 && operand[0] == 1 && grad.size(0) != 1) return sum(grad, 0, /*keepdim=*/true);
-  return grad;
-}
-}  // namespace impl
 
-/// The product a · b (`torch.matmul`); see kt/tensor/matmul.hpp for the shapes.
-template <class T, class D>
-Var<T, D> matmul(const Var<T, D>& a, const Var<T, D>& b) {
+/// The product a · b (`torch.matmul`) of Vars or a Var and a Tensor; see kt/tensor/matmul.hpp
+/// for the shapes.
+template <class A, class B, impl::var_operands_t<A, B> = 0>
+auto matmul(const A& a_, const B& b_) {
+  using V = impl::var_of_t<A, B>;
+  impl::require_compatible<V, A>();
+  impl::require_compatible<V, B>();
+  using T = typename V::value_type;
+  using D = typename V::device_type;
+  const V a = impl::as_var<V>(a_), b = impl::as_var<V>(b_);
   impl::require_defined("kt::matmul", {a, b});
   return impl::record("kt::matmul", matmul(a.data(), b.data()), {a, b},
                       [x = a.data(), y = b.data()](const Tensor<T, D>& g, const impl::Needs& needs) {

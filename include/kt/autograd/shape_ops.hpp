@@ -9,6 +9,7 @@
 ///     kt::sum(kt::slice(y, 0, 1)).backward();             // ones where y's first row came from
 
 #include "kt/autograd/impl/record.hpp"
+#include "kt/autograd/impl/shape_grad.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/factories.hpp"
 #include "kt/tensor/layout.hpp"
@@ -38,16 +39,6 @@ Var<T, D> flatten(const Var<T, D>& a, int start_dim = 0, int end_dim = -1) {
                         return std::vector<Tensor<T, D>>{g.reshape(shape.dims())};
                       });
 }
-
-namespace impl {
-/// A zero tensor of the input's shape with g copied into rows [begin, end) of dim 0.
-template <class T, class D>
-Tensor<T, D> unslice(const Tensor<T, D>& g, const Shape& shape, std::int64_t begin, std::int64_t end) {
-  Tensor<T, D> out = zeros<T, D>(shape);
-  copy(out.slice(begin, end), g.reshape(out.slice(begin, end).shape().dims()));
-  return out;
-}
-}  // namespace impl
 
 /// Rows [begin, end) along dim 0 (negative indices count from the end).
 template <class T, class D>

@@ -16,6 +16,7 @@
 #include "kt/autograd/grad_mode.hpp"
 #include "kt/autograd/impl/engine.hpp"
 #include "kt/autograd/impl/node.hpp"
+#include "kt/autograd/impl/var_access.hpp"
 #include "kt/tensor/factories.hpp"
 #include "kt/tensor/print.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -55,8 +56,9 @@ public:
   int rank() const { return data().rank(); }
   std::int64_t size(int dim) const { return data().size(dim); }
   std::int64_t numel() const { return data().numel(); }
-  /// The only element, on the host (`loss.item()`).
-  T item() const { return data().item(); }
+  /// The only element, on the host (`loss.item()`): the 16-bit dtypes give a float, so it
+  /// prints and formats like a number.
+  compute_t<T> item() const { return static_cast<compute_t<T>>(data().item()); }
 
   bool requires_grad() const { return state("requires_grad").requires_grad; }
   /// Makes a leaf require grad (or not); an op's output cannot change (as in PyTorch).
@@ -71,7 +73,8 @@ public:
   /// The name of the op that produced this Var ("" for leaves), e.g. "kt::matmul".
   std::string grad_fn_name() const { return is_leaf() ? std::string() : impl_->grad_fn->name; }
 
-  /// The accumulated gradient of a leaf (undefined until a backward pass reaches it).
+  /// The accumulated gradient of a leaf (undefined until a backward pass reaches it). The
+  /// tensor is a handle: `p.grad() *= s` scales the gradient in place, as in PyTorch.
   const Tensor<T, D>& grad() const { return state("grad").grad; }
   /// Replaces the gradient (undefined clears it); its shape must match the value's.
   void set_grad(Tensor<T, D> grad) const {
@@ -104,15 +107,12 @@ public:
   /// The same value, cut from the graph (`tensor.detach()`): a constant sharing storage.
   Var detach() const { return Var(data(), false); }
 
-  /// The shared state (for kt's ops and optimizers).
-  const std::shared_ptr<impl::VarImpl<T, D>>& impl() const { return impl_; }
-  static Var from_impl(std::shared_ptr<impl::VarImpl<T, D>> state) {
-    Var v;
-    v.impl_ = std::move(state);
-    return v;
-  }
+  /// True when both handles refer to the same variable (`a is b` in Python).
+  bool is_same(const Var& other) const { return impl_ == other.impl_; }
 
 private:
+  friend struct impl::VarAccess;
+
   impl::VarImpl<T, D>& state(const char* what) const {
     KT_REQUIRE(impl_ != nullptr, "kt::Var::", what, ": the Var is undefined (default-constructed)");
     return *impl_;

@@ -1,19 +1,18 @@
 #pragma once
 /// \file kt/backend/gemm_problem.hpp
-/// One (batched) matrix product described by raw pointers — what every GEMM back-end takes:
+/// One (batched) matrix product described by raw pointers — the one descriptor kt::matmul
+/// builds and every GEMM back-end takes, the cuBLAS adapter included:
 /// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] for b in [0, batch), all row-major.
+/// Kokkos-free, so kt's nvcc-only CUDA adapters can use it too.
 ///
 ///     kt::GemmProblem<float> p;
 ///     p.m = 256; p.n = 512; p.k = 784;
 ///     p.a = x; p.lda = 784;                         // x: (256, 784)
 ///     p.b = w; p.ldb = 784; p.trans_b = kt::Transpose::Yes;   // w: (512, 784), used as wᵀ
 ///     p.c = y; p.ldc = 512;
-
-#include "kt/core/dtype.hpp"
-#include "kt/core/error.hpp"
+///     kt::gemm(kt::OpenMP(), p, kt::GemmOptions().backend(kt::GemmBackend::Eigen).threads(1));
 
 #include <cstdint>
-#include <string>
 
 namespace kt {
 
@@ -37,11 +36,27 @@ inline const char* to_string(GemmBackend backend) {
     case GemmBackend::Blas: return "blas";
     case GemmBackend::Cublas: return "cublas";
   }
-  return "?";
+  return "unknown";
 }
 
+/// Forces a back-end and/or a thread count for one GEMM (Auto / 0: let kt choose, see
+/// kt/backend/tuning.hpp).
+class GemmOptions {
+public:
+  GemmOptions& backend(GemmBackend b) { backend_ = b; return *this; }
+  GemmOptions& threads(int n) { threads_ = n; return *this; }
+  GemmBackend backend() const { return backend_; }
+  int threads() const { return threads_; }
+
+private:
+  GemmBackend backend_ = GemmBackend::Auto;
+  int threads_ = 0;
+};
+
 /// A row-major batched GEMM over raw pointers in one memory space. Operand X of a batch entry
-/// b starts at x + b * stride_x (a stride of 0 reuses one matrix for every entry).
+/// b starts at x + b * stride_x (a stride of 0 reuses one matrix for every entry). T: float,
+/// double, kt::half, kt::bfloat16 (16-bit inputs accumulate in fp32), or an integer type for
+/// kt's own kernels.
 template <class T>
 struct GemmProblem {
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
@@ -53,27 +68,14 @@ struct GemmProblem {
   std::int64_t ldb = 0, stride_b = 0;
   T* c = nullptr;
   std::int64_t ldc = 0, stride_c = 0;
-  compute_t<T> alpha = 1, beta = 0;  ///< beta == 0: C's old contents are ignored (even NaN)
+  /// Rounded to the accumulation type (fp32 for 16-bit and float). beta == 0: C's old
+  /// contents are ignored (even NaN).
+  double alpha = 1, beta = 0;
 
   /// Floating-point operations of the whole batch (2mnk per entry).
   double flops() const { return 2.0 * double(m) * double(n) * double(k) * double(batch); }
+  /// True when the product writes nothing (m, n or batch is 0).
+  bool empty() const { return m == 0 || n == 0 || batch == 0; }
 };
-
-namespace impl {
-/// Checks a problem's sizes and leading dimensions (the tensor layer builds valid ones; this
-/// guards direct users of the raw interface).
-template <class T>
-void validate(const GemmProblem<T>& p, const char* op) {
-  KT_REQUIRE(p.m >= 0 && p.n >= 0 && p.k >= 0 && p.batch >= 0, op, ": negative size m=", p.m,
-             " n=", p.n, " k=", p.k, " batch=", p.batch);
-  const std::int64_t a_cols = p.trans_a == Transpose::No ? p.k : p.m;
-  const std::int64_t b_cols = p.trans_b == Transpose::No ? p.n : p.k;
-  KT_REQUIRE(p.lda >= a_cols || a_cols == 0 || p.m == 0 || p.k == 0, op, ": lda=", p.lda,
-             " is smaller than A's row length ", a_cols);
-  KT_REQUIRE(p.ldb >= b_cols || b_cols == 0 || p.n == 0 || p.k == 0, op, ": ldb=", p.ldb,
-             " is smaller than B's row length ", b_cols);
-  KT_REQUIRE(p.ldc >= p.n || p.n == 0 || p.m == 0, op, ": ldc=", p.ldc, " is smaller than n=", p.n);
-}
-}  // namespace impl
 
 }  // namespace kt

@@ -9,6 +9,7 @@
 /// The PyTorch-to-kt table is in docs/devices.md.
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/host_memory.hpp"
 #include "kt/core/impl/memory_space_name.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -16,7 +17,6 @@
 #include <cstddef>
 #include <string>
 #include <type_traits>
-#include <unistd.h>
 
 namespace kt {
 
@@ -96,12 +96,6 @@ struct DeviceInfo {
   bool is_gpu = false;
 };
 
-namespace impl {
-inline std::size_t host_physical_memory() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
-}
-}  // namespace impl
 
 /// Describes device D. Needs an initialised Kokkos (a live kt::Runtime).
 template <class D>

@@ -8,42 +8,23 @@
 
 #include "kt/core/bfloat16.hpp"
 #include "kt/core/half.hpp"
-
-#include <Kokkos_Macros.hpp>
+#include "kt/core/impl/dtype_base.hpp"
 
 #include <cstdint>
 #include <type_traits>
 
 namespace kt {
 
-/// Traits of each supported dtype: its PyTorch name, whether it is a floating type, and the
-/// type arithmetic is carried out in (fp32 for the 16-bit types, the type itself otherwise).
-template <class T>
-struct dtype_traits;
-
-#define KT_DEFINE_DTYPE(type, dtype_name_, compute, floating) \
-  template <>                                                  \
-  struct dtype_traits<type> {                                  \
-    static constexpr const char* name = dtype_name_;           \
-    using compute_type = compute;                              \
-    static constexpr bool is_floating = floating;              \
-  };
-
-KT_DEFINE_DTYPE(float, "float32", float, true)
-KT_DEFINE_DTYPE(double, "float64", double, true)
-KT_DEFINE_DTYPE(kt::half, "float16", float, true)
-KT_DEFINE_DTYPE(kt::bfloat16, "bfloat16", float, true)
-KT_DEFINE_DTYPE(std::int32_t, "int32", std::int32_t, false)
-KT_DEFINE_DTYPE(std::int64_t, "int64", std::int64_t, false)
-KT_DEFINE_DTYPE(std::uint8_t, "uint8", std::uint8_t, false)
-#undef KT_DEFINE_DTYPE
-
-namespace impl {
-template <class T, class = void>
-struct is_dtype : std::false_type {};
-template <class T>
-struct is_dtype<T, std::void_t<decltype(dtype_traits<T>::name)>> : std::true_type {};
-}  // namespace impl
+/// Traits of each supported dtype: its PyTorch name (`name`), whether it is a floating type
+/// (`is_floating`), and the type arithmetic is carried out in (`compute_type`: fp32 for the
+/// 16-bit types, the type itself otherwise).
+template <> struct dtype_traits<float> : impl::DtypeTraits<float, true> { static constexpr const char* name = "float32"; };
+template <> struct dtype_traits<double> : impl::DtypeTraits<double, true> { static constexpr const char* name = "float64"; };
+template <> struct dtype_traits<half> : impl::DtypeTraits<float, true> { static constexpr const char* name = "float16"; };
+template <> struct dtype_traits<bfloat16> : impl::DtypeTraits<float, true> { static constexpr const char* name = "bfloat16"; };
+template <> struct dtype_traits<std::int32_t> : impl::DtypeTraits<std::int32_t, false> { static constexpr const char* name = "int32"; };
+template <> struct dtype_traits<std::int64_t> : impl::DtypeTraits<std::int64_t, false> { static constexpr const char* name = "int64"; };
+template <> struct dtype_traits<std::uint8_t> : impl::DtypeTraits<std::uint8_t, false> { static constexpr const char* name = "uint8"; };
 
 /// True for float, double, kt::half, kt::bfloat16, int32, int64 and uint8.
 template <class T>
@@ -64,18 +45,5 @@ constexpr const char* dtype_name() {
                                "kt::bfloat16, int32_t, int64_t, uint8_t)");
   return dtype_traits<T>::name;
 }
-
-namespace impl {
-/// Converts between dtypes the way `tensor.to(dtype)` does: through the compute types, so
-/// 16-bit values round once (round-to-nearest-even) and floats truncate toward zero to ints.
-template <class To, class From>
-KOKKOS_INLINE_FUNCTION To convert(const From& x) {
-  if constexpr (std::is_same_v<To, From>) {
-    return x;
-  } else {
-    return static_cast<To>(static_cast<compute_t<To>>(static_cast<compute_t<From>>(x)));
-  }
-}
-}  // namespace impl
 
 }  // namespace kt

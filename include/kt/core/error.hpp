@@ -4,7 +4,8 @@
 ///
 ///     KT_REQUIRE(a.shape() == b.shape(), "kt::copy: shapes differ: ", a.shape(), " vs ", b.shape());
 
-#include <sstream>
+#include "kt/core/impl/concat.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -28,17 +29,6 @@ private:
   int line_;
 };
 
-namespace impl {
-
-/// Streams every argument into one string (the message of a kt::Error).
-template <class... Args>
-std::string concat(const Args&... args) {
-  std::ostringstream os;
-  (os << ... << args);
-  return os.str();
-}
-
-}  // namespace impl
 }  // namespace kt
 
 /// Throws kt::Error with the streamed arguments as the message and the caller's location.

@@ -11,6 +11,7 @@
 #include "kt/core/profiling.hpp"
 #include "kt/data/dataset.hpp"
 #include "kt/data/impl/permutation.hpp"
+#include "kt/data/impl/split_lengths.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -73,37 +74,6 @@ private:
   Dataset dataset_;
   std::shared_ptr<const std::vector<std::int64_t>> indices_;
 };
-
-namespace impl {
-/// Lengths from `sizes`: exact lengths summing to n, or fractions summing to 1 (the
-/// remainder of the rounding goes one sample at a time to the first parts, as in PyTorch).
-inline std::vector<std::int64_t> split_lengths(const std::vector<double>& sizes, std::int64_t n) {
-  KT_REQUIRE(!sizes.empty(), "kt::random_split: no lengths given");
-  double sum = 0;
-  bool integral = true, fractions = true;
-  for (double s : sizes) {
-    KT_REQUIRE(std::isfinite(s) && s >= 0, "kt::random_split: lengths must be non-negative, got ", s);
-    sum += s;
-    integral = integral && s == std::floor(s);
-    fractions = fractions && s <= 1;
-  }
-  std::vector<std::int64_t> lengths;
-  if (integral && static_cast<std::int64_t>(sum) == n) {
-    for (double s : sizes) lengths.push_back(static_cast<std::int64_t>(s));
-    return lengths;
-  }
-  KT_REQUIRE(fractions && std::abs(sum - 1) < 1e-6, "kt::random_split: the lengths sum to ", sum,
-             " but the dataset has ", n, " samples (give lengths that sum to ", n,
-             " or fractions that sum to 1)");
-  std::int64_t total = 0;
-  for (double s : sizes) {
-    lengths.push_back(static_cast<std::int64_t>(std::floor(s * static_cast<double>(n))));
-    total += lengths.back();
-  }
-  for (std::size_t i = 0; total < n; i = (i + 1) % lengths.size(), ++total) ++lengths[i];
-  return lengths;
-}
-}  // namespace impl
 
 /// Splits `dataset` into non-overlapping random subsets of the given lengths (or fractions
 /// of its size), in an order that depends only on `seed`.

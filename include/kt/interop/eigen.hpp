@@ -24,6 +24,7 @@
 ///   matrices are rejected at compile time; temporary Maps are fine (they own nothing).
 /// - Both sides see every write of the other at once: it is one block of memory.
 
+#include "kt/interop/impl/eigen_scalar.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <Eigen/Core>
@@ -39,12 +40,6 @@ using EigenMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowM
 /// What `kt::as_eigen` returns.
 template <class T>
 using EigenMap = Eigen::Map<EigenMatrix<T>>;
-
-namespace impl {
-template <class T>
-inline constexpr bool is_eigen_scalar_v = is_dtype_v<T> && !std::is_same_v<T, half> &&
-                                          !std::is_same_v<T, bfloat16>;
-}  // namespace impl
 
 /// A writable `Eigen::Map<Eigen::Matrix<T, Dynamic, Dynamic, RowMajor>>` over the memory of
 /// a host tensor: shape (rows, cols) for rank 2, (n, 1) — a column vector — for rank 1.

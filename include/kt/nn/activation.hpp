@@ -1,40 +1,52 @@
 #pragma once
 /// \file kt/nn/activation.hpp
 /// Activation layers without parameters: `ReLU`, `GELU`, `Tanh`, `Sigmoid` (`torch.nn.ReLU`
-/// ...). For a Linear followed by one of the first three, prefer
-/// `LinearOptions(...).activation(...)`: the fused epilogue saves a pass over the output.
+/// ...), all one template over the activation's functor. For a Linear followed by one of
+/// them, prefer `LinearOptions(...).activation(...)`: the fused epilogue saves a pass.
 ///
 ///     kt::nn::Sequential<float> mlp;
 ///     mlp.push_back(kt::nn::Linear<float>(64, 64));
 ///     mlp.push_back(kt::nn::Tanh<float>());
 
-#include "kt/autograd/unary.hpp"
-#include "kt/nn/module.hpp"
+#include "kt/functional/activation.hpp"
+#include "kt/nn/impl/layer.hpp"
+#include "kt/tensor/activation.hpp"
 
 #include <string>
 
 namespace kt::nn {
 
-// A parameterless layer: an empty options struct and forward = fn(x).
-#define KT_NN_ACTIVATION(Name, fn)                                                   \
-  struct Name##Options {};                                                           \
-  template <class T, class D = DefaultDevice>                                        \
-  class Name : public impl::Convertible<Name, T, D> {                                \
-  public:                                                                            \
-    Name() = default;                                                                \
-    explicit Name(const Name##Options&) {}                                           \
-    Var<T, D> forward(const Var<T, D>& x) override {                                 \
-      KT_PROFILE_REGION("kt::nn::" #Name "::forward");                               \
-      return kt::fn(x);                                                              \
-    }                                                                                \
-    std::string name() const override { return #Name; }                              \
-    Name##Options options() const { return {}; }                                     \
-  };
+/// Options of the activation layers: none (they exist for symmetry with the other layers).
+struct ActivationOptions {};
 
-KT_NN_ACTIVATION(ReLU, relu)
-KT_NN_ACTIVATION(GELU, gelu)
-KT_NN_ACTIVATION(Tanh, tanh)
-KT_NN_ACTIVATION(Sigmoid, sigmoid)
-#undef KT_NN_ACTIVATION
+/// The layer applying activation `A` elementwise.
+template <class T, class D, class A>
+class ActivationLayer : public kt::impl::Layer<ActivationLayer<T, D, A>, T, D> {
+public:
+  ActivationLayer() = default;
+  explicit ActivationLayer(const ActivationOptions&) {}
+  Var<T, D> forward(const Var<T, D>& x) override {
+    KT_PROFILE_REGION("kt::nn::activation::forward");
+    return kt::activation(x, A::value);
+  }
+  std::string name() const override { return A::layer_name; }
+  ActivationOptions options() const { return {}; }
+};
+
+namespace activations {
+struct ReLU { static constexpr Activation value = Activation::ReLU; static constexpr const char* layer_name = "ReLU"; };
+struct GELU { static constexpr Activation value = Activation::GELU; static constexpr const char* layer_name = "GELU"; };
+struct Tanh { static constexpr Activation value = Activation::Tanh; static constexpr const char* layer_name = "Tanh"; };
+struct Sigmoid { static constexpr Activation value = Activation::Sigmoid; static constexpr const char* layer_name = "Sigmoid"; };
+}  // namespace activations
+
+template <class T, class D = DefaultDevice>
+using ReLU = ActivationLayer<T, D, activations::ReLU>;
+template <class T, class D = DefaultDevice>
+using GELU = ActivationLayer<T, D, activations::GELU>;
+template <class T, class D = DefaultDevice>
+using Tanh = ActivationLayer<T, D, activations::Tanh>;
+template <class T, class D = DefaultDevice>
+using Sigmoid = ActivationLayer<T, D, activations::Sigmoid>;
 
 }  // namespace kt::nn

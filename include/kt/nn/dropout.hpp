@@ -7,8 +7,8 @@
 ///     kt::nn::Dropout<float> drop(kt::nn::DropoutOptions(0.2).seed(7));
 ///     model.eval();                       // dropout off
 
-#include "kt/autograd/dropout.hpp"
-#include "kt/nn/module.hpp"
+#include "kt/functional/dropout.hpp"
+#include "kt/nn/impl/layer.hpp"
 
 #include <cstdint>
 #include <sstream>
@@ -30,7 +30,7 @@ private:
 };
 
 template <class T, class D = DefaultDevice>
-class Dropout : public impl::Convertible<Dropout, T, D> {
+class Dropout : public kt::impl::Layer<Dropout<T, D>, T, D> {
 public:
   explicit Dropout(const DropoutOptions& options = {}) : options_(options), gen_(options.seed()) {
     KT_REQUIRE(options.p() >= 0 && options.p() <= 1,

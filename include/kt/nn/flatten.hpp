@@ -6,7 +6,7 @@
 ///     kt::nn::Flatten<float> flatten;      // (N, 1, 28, 28) -> (N, 784)
 
 #include "kt/autograd/shape_ops.hpp"
-#include "kt/nn/module.hpp"
+#include "kt/nn/impl/layer.hpp"
 
 #include <string>
 
@@ -18,7 +18,7 @@ struct FlattenOptions {
 };
 
 template <class T, class D = DefaultDevice>
-class Flatten : public impl::Convertible<Flatten, T, D> {
+class Flatten : public kt::impl::Layer<Flatten<T, D>, T, D> {
 public:
   explicit Flatten(const FlattenOptions& options = {}) : options_(options) {}
   Var<T, D> forward(const Var<T, D>& x) override {

@@ -3,8 +3,8 @@
 /// Parameter initialisation (`torch.nn.init`), drawing from kt's counter-based generator:
 /// `uniform_`, `normal_`, `kaiming_uniform_`, `kaiming_normal_`, `xavier_uniform_`,
 /// `xavier_normal_`, `constant_`, and the fan computation they share. Layers created without
-/// an explicit seed draw from `kt::nn::default_generator()`, seeded with 0 at start-up and
-/// re-seeded with `kt::nn::manual_seed(s)` (`torch.manual_seed`) — never from the clock.
+/// an explicit seed draw from `kt::default_generator()`, seeded with 0 at start-up and
+/// re-seeded with `kt::manual_seed(s)` (`torch.manual_seed`) — never from the clock.
 ///
 ///     kt::Generator gen(42);
 ///     auto w = kt::empty<float>({512, 784});
@@ -21,16 +21,6 @@
 #include <utility>
 
 namespace kt::nn {
-
-/// The generator layers draw from when their options give no seed (not thread-safe: build
-/// models on one thread, or give seeds).
-inline Generator& default_generator() {
-  static Generator generator(0);
-  return generator;
-}
-
-/// Re-seeds default_generator() (`torch.manual_seed`).
-inline void manual_seed(std::uint64_t seed) { default_generator() = Generator(seed); }
 
 namespace init {
 
@@ -58,7 +48,7 @@ inline double calculate_gain(const std::string& nonlinearity, double param = 0.0
 template <class T, class D>
 const Tensor<T, D>& uniform_(const Tensor<T, D>& t, Generator& gen, double low, double high) {
   KT_PROFILE_REGION("kt::nn::init::uniform_");
-  kt::copy(t, rand<T, D>(t.shape(), gen, low, high));
+  kt::copy(t, rand<T>(D(), t.shape(), gen, low, high));
   return t;
 }
 
@@ -66,7 +56,7 @@ const Tensor<T, D>& uniform_(const Tensor<T, D>& t, Generator& gen, double low, 
 template <class T, class D>
 const Tensor<T, D>& normal_(const Tensor<T, D>& t, Generator& gen, double mean = 0, double stddev = 1) {
   KT_PROFILE_REGION("kt::nn::init::normal_");
-  kt::copy(t, randn<T, D>(t.shape(), gen, mean, stddev));
+  kt::copy(t, randn<T>(D(), t.shape(), gen, mean, stddev));
   return t;
 }
 

@@ -6,8 +6,8 @@
 ///
 ///     kt::nn::LayerNorm<float> norm(kt::nn::LayerNormOptions({64}).eps(1e-5));
 
-#include "kt/autograd/layer_norm.hpp"
-#include "kt/nn/module.hpp"
+#include "kt/functional/layer_norm.hpp"
+#include "kt/nn/impl/layer.hpp"
 #include "kt/tensor/factories.hpp"
 
 #include <cstdint>
@@ -33,7 +33,7 @@ private:
 };
 
 template <class T, class D = DefaultDevice>
-class LayerNorm : public impl::Convertible<LayerNorm, T, D> {
+class LayerNorm : public kt::impl::Layer<LayerNorm<T, D>, T, D> {
 public:
   explicit LayerNorm(const LayerNormOptions& options) : options_(options) {
     KT_REQUIRE(!options.normalized_shape().empty(), "kt::nn::LayerNorm: normalized_shape is empty");

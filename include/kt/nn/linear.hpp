@@ -8,11 +8,12 @@
 ///     kt::nn::Linear<float> fc(kt::nn::LinearOptions(784, 512).activation(kt::Activation::ReLU).seed(1));
 ///     auto y = fc(x);                    // x: (N, 784) -> (N, 512), ReLU applied
 ///     kt::nn::Linear<float> head(512, 10);   // no activation, bias on, default generator
+///     auto on_gpu = fc.to<kt::Cuda>();   // a copy on another device (kt::nn::Linear<float, kt::Cuda>)
 
-#include "kt/autograd/linear.hpp"
 #include "kt/autograd/shape_ops.hpp"
+#include "kt/functional/linear.hpp"
+#include "kt/nn/impl/layer.hpp"
 #include "kt/nn/init.hpp"
-#include "kt/nn/module.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -27,7 +28,7 @@ public:
   LinearOptions(std::int64_t in_features, std::int64_t out_features) : in_(in_features), out_(out_features) {}
   LinearOptions& bias(bool on) { bias_ = on; return *this; }
   LinearOptions& activation(Activation act) { act_ = act; return *this; }
-  /// Seed of the initial weights; without one they come from kt::nn::default_generator().
+  /// Seed of the initial weights; without one they come from kt::default_generator().
   LinearOptions& seed(std::uint64_t s) { seed_ = s; return *this; }
 
   std::int64_t in_features() const { return in_; }
@@ -44,14 +45,14 @@ private:
 };
 
 template <class T, class D = DefaultDevice>
-class Linear : public impl::Convertible<Linear, T, D> {
+class Linear : public kt::impl::Layer<Linear<T, D>, T, D> {
 public:
   explicit Linear(const LinearOptions& options) : options_(options) {
     KT_REQUIRE(options.in_features() > 0 && options.out_features() > 0, "kt::nn::Linear: in_features (",
                options.in_features(), ") and out_features (", options.out_features(), ") must be positive");
     std::optional<Generator> own;
     if (options.seed()) own.emplace(*options.seed());
-    Generator& gen = own ? *own : default_generator();
+    Generator& gen = own ? *own : kt::default_generator();
     weight = this->register_parameter("weight", Tensor<T, D>(Shape{options.out_features(), options.in_features()}));
     init::kaiming_uniform_(weight.data(), gen, std::sqrt(5.0));
     if (options.bias()) {

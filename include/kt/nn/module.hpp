@@ -3,50 +3,78 @@
 /// `kt::nn::Module<T, Device>`: the base of every layer (`torch.nn.Module`) — named
 /// parameters (kt::Var leaves), buffers (plain tensors) and child modules, with hierarchical
 /// names that match PyTorch's `state_dict` keys (`0.weight`, `encoder.1.bias`), train/eval
-/// mode, zero_grad, parameter counts, `to<OtherDevice>()`, and PyTorch-style printing.
+/// mode, zero_grad, parameter counts and PyTorch-style printing. Write your own the PyTorch
+/// way: derive, register in the constructor, define forward.
 ///
-///     kt::nn::Sequential<float> model;
-///     model.push_back(kt::nn::Linear<float>(784, 10));
-///     for (auto& [name, p] : model.named_parameters()) std::cout << name << " " << p.shape() << "\n";
-///     auto on_host = model.to<kt::Host>();            // a copy on another device
-///     std::cout << model;                              // Sequential(\n  (0): Linear(...)\n)
+///     template <class D>
+///     struct Residual : kt::nn::Module<float, D> {
+///       std::shared_ptr<kt::nn::Linear<float, D>> fc1, fc2;
+///       Residual(int n, int hidden) {
+///         fc1 = this->register_module("fc1", kt::nn::Linear<float, D>(n, hidden));
+///         fc2 = this->register_module("fc2", kt::nn::Linear<float, D>(hidden, n));
+///       }
+///       kt::Var<float, D> forward(const kt::Var<float, D>& x) override {
+///         return x + (*fc2)(kt::relu((*fc1)(x)));
+///       }
+///     };
+///     Residual<kt::Host> net(16, 32);
+///     std::cout << net;                                  // Residual(\n  (fc1): Linear(...)...
+///     auto gpu = kt::nn::to<kt::DefaultDevice>(net, 16, 32);   // a copy on another device
+///
+/// The device is part of the type, so moving a module makes a new one on the other device:
+/// built-in layers have `layer.to<D2>()`; for your own, `kt::nn::to<D2>(module, constructor
+/// arguments...)` builds it there and copies the state (docs/training.md). An optimizer holds
+/// the parameters of the module it was given — build it after moving.
 
+#include "kt/autograd/impl/operand.hpp"
+#include "kt/autograd/impl/var_access.hpp"
 #include "kt/autograd/var.hpp"
-#include "kt/nn/impl/device_conversion.hpp"
+#include "kt/nn/impl/module_impl.hpp"
+#include "kt/nn/impl/type_name.hpp"
 #include "kt/tensor/tensor.hpp"
 #include "kt/tensor/transfer.hpp"
 
 #include <cstdint>
 #include <memory>
 #include <ostream>
-#include <sstream>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
 namespace kt::nn {
 
 template <class T, class D = DefaultDevice>
-class Module : public impl::ConvertibleBase<T> {
+class Module {
 public:
   using value_type = T;
   using device_type = D;
 
   Module() = default;
+  virtual ~Module() = default;
   // Movable (Var handles and their registry move together); not copyable, as a copy would
-  // silently share parameters — use to<D>() for an independent copy.
+  // silently share parameters — use to<D2>() / clone() for an independent copy.
   Module(Module&&) noexcept = default;
   Module& operator=(Module&&) noexcept = default;
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
 
-  /// The layer's computation.
+  /// The layer's computation: define it in your module.
   virtual Var<T, D> forward(const Var<T, D>& input) = 0;
-  /// `model(x)`; a Tensor converts to a constant Var.
-  Var<T, D> operator()(const Var<T, D>& input) { return forward(input); }
 
-  /// The class name in printouts ("Linear").
-  virtual std::string name() const = 0;
+  /// `model(x)` for a Var or a Tensor (a constant) of the module's device and dtype.
+  template <class X>
+  Var<T, D> operator()(const X& input) {
+    static_assert(std::is_same_v<X, Var<T, D>> || std::is_same_v<X, Tensor<T, D>>,
+                  "kt::nn::Module: the input is not a Var<T, D> or Tensor<T, D> of the module's dtype "
+                  "and device (X, T and D in the instantiation above); move it with x.to<D>() or "
+                  "convert it with x.to<T>() first");
+    if constexpr (std::is_same_v<X, Var<T, D>> || std::is_same_v<X, Tensor<T, D>>) return forward(input);
+    else return {};
+  }
+
+  /// The class name in printouts ("Linear"); by default the C++ class name.
+  virtual std::string name() const { return impl::short_type_name(typeid(*this)); }
   /// The arguments shown in the printout ("in_features=784, out_features=10, bias=True").
   virtual std::string extra_repr() const { return ""; }
 
@@ -97,12 +125,6 @@ public:
     for (auto& p : parameters()) p.zero_grad(set_to_none);
   }
 
-  /// A copy of this module on another device (parameters and buffers copied, mode kept).
-  template <class D2>
-  std::shared_ptr<Module<T, D2>> to() const {
-    return this->to_device(impl::DeviceTag<D2>{});
-  }
-
   /// Prints the module tree like PyTorch's repr.
   void print(std::ostream& os, int indent = 0) const {
     os << name() << "(" << extra_repr();
@@ -118,25 +140,43 @@ public:
     os << ")";
   }
 
-  /// Copies parameter values, requires_grad, buffers and the mode from `src` (same
-  /// structure, another device) into this module; what to<D2>() uses.
+  /// Copies parameter values, requires_grad, buffers and the mode from `src`, a module of the
+  /// same structure on any device (names and shapes are checked first; nothing changes on a
+  /// mismatch). The parameters stay the same Vars: optimizers holding them see the new values.
   template <class D2>
   void copy_state_from(const Module<T, D2>& src) {
-    auto dst_params = named_parameters();
-    auto src_params = src.named_parameters();
-    KT_REQUIRE(dst_params.size() == src_params.size(), "kt::nn::Module::to: ", name(),
-               " has a different structure on the target device");
+    const auto dst_params = named_parameters();
+    const auto src_params = src.named_parameters();
+    const auto dst_buffers = named_buffers();
+    const auto src_buffers = src.named_buffers();
+    impl::require_same_structure(name(), dst_params, src_params, "parameter");
+    impl::require_same_structure(name(), dst_buffers, src_buffers, "buffer");
     for (std::size_t i = 0; i < dst_params.size(); ++i) {
-      const auto& from = src_params[i].second;
-      auto& state = *dst_params[i].second.impl();
-      state.value = copy_to_device(from.data());
-      state.requires_grad = from.requires_grad();
+      kt::copy(dst_params[i].second.data(), src_params[i].second.data());
+      impl::VarAccess::state(dst_params[i].second)->requires_grad = src_params[i].second.requires_grad();
     }
-    auto dst_buffers = named_buffers();
-    auto src_buffers = src.named_buffers();
-    for (std::size_t i = 0; i < dst_buffers.size() && i < src_buffers.size(); ++i)
-      kt::copy(dst_buffers[i].second, src_buffers[i].second);
+    for (std::size_t i = 0; i < dst_buffers.size(); ++i) kt::copy(dst_buffers[i].second, src_buffers[i].second);
     train(src.is_training());
+  }
+
+  /// A copy of this module (any concrete type) on device D2, through the virtual
+  /// rebuild_on(); what Sequential uses for its children. Built-in layers implement it; a
+  /// module of your own throws kt::Error unless it overrides rebuild_on (see below).
+  template <class D2>
+  std::shared_ptr<Module<T, D2>> clone_to() const {
+    auto copy = std::static_pointer_cast<Module<T, D2>>(rebuild_on(typeid(D2)));
+    KT_REQUIRE(copy != nullptr, "kt::nn::Module: ", name(), " cannot rebuild itself on device ", D2::name(),
+               ": override `std::shared_ptr<void> rebuild_on(const std::type_info& device) const` (return "
+               "kt::nn::rebuild_as<YourModule<...>>(*this, device, constructor arguments...)), or build it on "
+               "the target device and call copy_state_from()");
+    return copy;
+  }
+
+  /// Rebuilds this module on the device whose typeid is given, as a Module<T, thatDevice>
+  /// held by the returned pointer; null when the module does not know how (the default).
+  virtual std::shared_ptr<void> rebuild_on(const std::type_info& device) const {
+    (void)device;
+    return nullptr;
   }
 
 protected:
@@ -152,29 +192,30 @@ protected:
     buffers_.emplace_back(name, std::move(value));
     return buffers_.back().second;
   }
-  /// Adds a child module under `name`.
+  /// Adds a child module under `name`; returns it (shared with the caller).
   template <class M>
   std::shared_ptr<M> register_module(const std::string& name, std::shared_ptr<M> child) {
+    static_assert(std::is_base_of_v<Module, M>,
+                  "kt::nn::Module::register_module: the child must be a kt::nn::Module<T, D> of the same "
+                  "dtype and device");
     check_name(name);
     KT_REQUIRE(child != nullptr, "kt::nn::Module::register_module: module '", name, "' is null");
     children_.emplace_back(name, child);
     return child;
+  }
+  /// Adds a child module given by value (moved into shared ownership); returns it.
+  template <class M, impl::module_value_t<M> = 0>
+  std::shared_ptr<std::decay_t<M>> register_module(const std::string& name, M&& child) {
+    return register_module(name, std::make_shared<std::decay_t<M>>(std::forward<M>(child)));
   }
 
 private:
   template <class, class>
   friend class Module;
 
-  template <class T2, class D2>
-  static Tensor<T, D> copy_to_device(const Tensor<T2, D2>& t) {
-    Tensor<T, D> out(t.shape());
-    kt::copy(out, t);  // always a copy: the modules must not share parameters
-    return out;
-  }
-
   void check_name(const std::string& name) const {
-    KT_REQUIRE(!name.empty() && name.find('.') == std::string::npos, "kt::nn::Module: invalid name '",
-               name, "' (names must be non-empty and contain no '.')");
+    KT_REQUIRE(!name.empty() && name.find('.') == std::string::npos, "kt::nn::Module: invalid name '", name,
+               "' (names must be non-empty and contain no '.')");
     auto taken = [&](const auto& list) {
       for (auto& entry : list)
         if (entry.first == name) return true;
@@ -209,28 +250,5 @@ std::ostream& operator<<(std::ostream& os, const Module<T, D>& m) {
   return os;
 }
 
-namespace impl {
-/// CRTP base of concrete modules: implements the per-device conversions by rebuilding the
-/// module from its options on the target device and copying the state over. A module
-/// without options (Sequential) provides its own `template <class D2> to() const`.
-template <template <class, class> class M, class T, class D>
-class Convertible : public Module<T, D> {
-public:
-  template <class D2>
-  std::shared_ptr<M<T, D2>> to() const {
-    const auto& self = static_cast<const M<T, D>&>(*this);
-    auto copy = std::make_shared<M<T, D2>>(self.options());
-    copy->copy_state_from(self);
-    return copy;
-  }
-
-#define KT_NN_DEFINE_TO(Dev)                                                               \
-  std::shared_ptr<Module<T, Dev>> to_device(DeviceTag<Dev>) const override {               \
-    return static_cast<const M<T, D>&>(*this).template to<Dev>();                          \
-  }
-  KT_NN_FOR_EACH_DEVICE(KT_NN_DEFINE_TO)
-#undef KT_NN_DEFINE_TO
-};
-}  // namespace impl
-
 }  // namespace kt::nn
+

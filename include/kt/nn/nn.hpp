@@ -1,6 +1,6 @@
 #pragma once
 /// \file kt/nn/nn.hpp
-/// Every layer, loss and initialiser of kt::nn, in one include.
+/// Every layer, loss module and initialiser of kt::nn, in one include.
 #include "kt/nn/activation.hpp"
 #include "kt/nn/dropout.hpp"
 #include "kt/nn/flatten.hpp"
@@ -11,3 +11,4 @@
 #include "kt/nn/module.hpp"
 #include "kt/nn/sequential.hpp"
 #include "kt/nn/softmax.hpp"
+#include "kt/nn/to_device.hpp"

@@ -7,13 +7,15 @@
 ///     model.push_back(kt::nn::Linear<float>(kt::nn::LinearOptions(784, 256).activation(kt::Activation::ReLU)));
 ///     model.push_back(kt::nn::Linear<float>(256, 10));
 ///     auto logits = model(x);
-///     auto gpu = model.to<kt::Cuda>();      // std::shared_ptr<Sequential<float, kt::Cuda>>
+///     auto on_host = model.to<kt::Host>();   // Sequential<float, kt::Host>, children copied
 
+#include "kt/nn/impl/rebind.hpp"
 #include "kt/nn/module.hpp"
 
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 namespace kt::nn {
@@ -24,18 +26,19 @@ public:
   Sequential() = default;
 
   /// Appends a module held by shared_ptr (shared with the caller).
-  template <class M, class = std::enable_if_t<std::is_base_of_v<Module<T, D>, M>>>
+  template <class M>
   Sequential& push_back(std::shared_ptr<M> module) {
+    static_assert(std::is_base_of_v<Module<T, D>, M>,
+                  "kt::nn::Sequential::push_back: the module must be a kt::nn::Module<T, D> of the "
+                  "Sequential's dtype and device (move it with .to<D>() first)");
     KT_REQUIRE(module != nullptr, "kt::nn::Sequential::push_back: the module is null");
-    this->register_module(std::to_string(modules_.size()), module);
-    modules_.push_back(std::move(module));
+    modules_.push_back(this->register_module(std::to_string(modules_.size()), std::move(module)));
     return *this;
   }
   /// Appends a module given by value (moved into the Sequential).
-  template <class M, class = std::enable_if_t<std::is_base_of_v<Module<T, D>, std::decay_t<M>> &&
-                                              !std::is_lvalue_reference_v<M>>>
+  template <class M, kt::impl::module_value_t<M> = 0>
   Sequential& push_back(M&& module) {
-    return push_back(std::make_shared<std::decay_t<M>>(std::move(module)));
+    return push_back(std::make_shared<std::decay_t<M>>(std::forward<M>(module)));
   }
 
   Var<T, D> forward(const Var<T, D>& x) override {
@@ -53,22 +56,30 @@ public:
                " modules");
     return modules_[i];
   }
-  std::string name() const override { return "Sequential"; }
 
-  /// A copy of the whole stack on device D2.
+  /// A copy of the whole stack on device D2 (every child rebuilt there).
   template <class D2>
-  std::shared_ptr<Sequential<T, D2>> to() const {
-    auto copy = std::make_shared<Sequential<T, D2>>();
-    for (auto& m : modules_) copy->push_back(m->template to<D2>());
-    copy->train(this->is_training());
-    return copy;
+  Sequential<T, D2> to() const {
+    static_assert(!std::is_same_v<D2, D>,
+                  "kt::nn::Module::to<D2>(): the module is already on D2 (there is nothing to move); use it "
+                  "directly, or clone() for an independent copy");
+    return rebuilt<D2>();
+  }
+  /// An independent deep copy on the same device.
+  Sequential clone() const { return rebuilt<D>(); }
+
+  std::shared_ptr<void> rebuild_on(const std::type_info& device) const override {
+    return kt::impl::rebuild_for<T>(device, [&](auto tag) { return rebuilt<typename decltype(tag)::type>(); });
   }
 
 private:
-#define KT_NN_DEFINE_TO(Dev) \
-  std::shared_ptr<Module<T, Dev>> to_device(impl::DeviceTag<Dev>) const override { return to<Dev>(); }
-  KT_NN_FOR_EACH_DEVICE(KT_NN_DEFINE_TO)
-#undef KT_NN_DEFINE_TO
+  template <class D2>
+  Sequential<T, D2> rebuilt() const {
+    Sequential<T, D2> copy;
+    for (auto& m : modules_) copy.push_back(m->template clone_to<D2>());
+    copy.train(this->is_training());
+    return copy;
+  }
 
   std::vector<std::shared_ptr<Module<T, D>>> modules_;
 };

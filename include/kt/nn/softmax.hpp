@@ -4,8 +4,8 @@
 ///
 ///     kt::nn::LogSoftmax<float> log_probs(/*dim=*/1);
 
-#include "kt/autograd/softmax.hpp"
-#include "kt/nn/module.hpp"
+#include "kt/functional/softmax.hpp"
+#include "kt/nn/impl/layer.hpp"
 
 #include <string>
 
@@ -15,26 +15,28 @@ struct SoftmaxOptions {
   int dim = -1;
 };
 
-#define KT_NN_SOFTMAX(Name, fn)                                                          \
-  template <class T, class D = DefaultDevice>                                            \
-  class Name : public impl::Convertible<Name, T, D> {                                    \
-  public:                                                                                \
-    explicit Name(int dim = -1) : dim_(dim) {}                                           \
-    explicit Name(const SoftmaxOptions& options) : dim_(options.dim) {}                  \
-    Var<T, D> forward(const Var<T, D>& x) override {                                     \
-      KT_PROFILE_REGION("kt::nn::" #Name "::forward");                                   \
-      return kt::fn(x, dim_);                                                            \
-    }                                                                                    \
-    std::string name() const override { return #Name; }                                  \
-    std::string extra_repr() const override { return "dim=" + std::to_string(dim_); }    \
-    SoftmaxOptions options() const { return {dim_}; }                                    \
-                                                                                         \
-  private:                                                                               \
-    int dim_;                                                                            \
-  };
+/// softmax (Log = false) or log_softmax (Log = true) along options().dim.
+template <class T, class D, class Log>
+class SoftmaxLayer : public kt::impl::Layer<SoftmaxLayer<T, D, Log>, T, D> {
+public:
+  explicit SoftmaxLayer(int dim = -1) : dim_(dim) {}
+  explicit SoftmaxLayer(const SoftmaxOptions& options) : dim_(options.dim) {}
+  Var<T, D> forward(const Var<T, D>& x) override {
+    KT_PROFILE_REGION(Log::value ? "kt::nn::LogSoftmax::forward" : "kt::nn::Softmax::forward");
+    if constexpr (Log::value) return kt::log_softmax(x, dim_);
+    else return kt::softmax(x, dim_);
+  }
+  std::string name() const override { return Log::value ? "LogSoftmax" : "Softmax"; }
+  std::string extra_repr() const override { return "dim=" + std::to_string(dim_); }
+  SoftmaxOptions options() const { return {dim_}; }
 
-KT_NN_SOFTMAX(Softmax, softmax)
-KT_NN_SOFTMAX(LogSoftmax, log_softmax)
-#undef KT_NN_SOFTMAX
+private:
+  int dim_;
+};
+
+template <class T, class D = DefaultDevice>
+using Softmax = SoftmaxLayer<T, D, std::false_type>;
+template <class T, class D = DefaultDevice>
+using LogSoftmax = SoftmaxLayer<T, D, std::true_type>;
 
 }  // namespace kt::nn

@@ -31,21 +31,19 @@ namespace kt::optim {
 
 /// Hyperparameters of kt::optim::Adam: lr (required), betas (0.9, 0.999), eps 1e-8,
 /// weight_decay 0, amsgrad false, maximize false — PyTorch's defaults.
-class AdamOptions : public impl::AdamOptionsBase<AdamOptions> {
+class AdamOptions : public kt::impl::AdamOptionsBase<AdamOptions> {
 public:
-  explicit AdamOptions(double lr = 1e-3) : AdamOptionsBase(lr, 0.0) {}
+  AdamOptions(double lr = 1e-3) : AdamOptionsBase(lr, 0.0) {}  // NOLINT: implicit, `Adam(params, 1e-3)`
 };
 
 /// Adam over `Var<T, D>` parameters (see the file comment for the update).
 template <class T, class D = DefaultDevice>
-class Adam final : public impl::AdamFamily<T, D, AdamOptions, false> {
+class Adam final : public kt::impl::AdamFamily<T, D, AdamOptions, false> {
 public:
   /// kt::Error when an option is out of range (lr, eps, weight_decay < 0; betas outside
   /// [0, 1)) or the parameter list is empty or repeats a parameter.
   Adam(std::vector<Var<T, D>> params, const AdamOptions& options = AdamOptions())
-      : impl::AdamFamily<T, D, AdamOptions, false>(std::move(params), options, "kt::optim::Adam") {
-    this->validate(options);
-  }
+      : kt::impl::AdamFamily<T, D, AdamOptions, false>(std::move(params), options, "kt::optim::Adam") {}
   const char* name() const override { return "kt::optim::Adam"; }
 };
 

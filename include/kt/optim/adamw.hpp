@@ -29,21 +29,19 @@ namespace kt::optim {
 
 /// Hyperparameters of kt::optim::AdamW: lr (required), betas (0.9, 0.999), eps 1e-8,
 /// weight_decay 0.01, amsgrad false, maximize false — PyTorch's defaults.
-class AdamWOptions : public impl::AdamOptionsBase<AdamWOptions> {
+class AdamWOptions : public kt::impl::AdamOptionsBase<AdamWOptions> {
 public:
-  explicit AdamWOptions(double lr = 1e-3) : AdamOptionsBase(lr, 0.01) {}
+  AdamWOptions(double lr = 1e-3) : AdamOptionsBase(lr, 0.01) {}  // NOLINT: implicit
 };
 
 /// AdamW over `Var<T, D>` parameters (see the file comment for the update).
 template <class T, class D = DefaultDevice>
-class AdamW final : public impl::AdamFamily<T, D, AdamWOptions, true> {
+class AdamW final : public kt::impl::AdamFamily<T, D, AdamWOptions, true> {
 public:
   /// kt::Error when an option is out of range (lr, eps, weight_decay < 0; betas outside
   /// [0, 1)) or the parameter list is empty or repeats a parameter.
   AdamW(std::vector<Var<T, D>> params, const AdamWOptions& options = AdamWOptions())
-      : impl::AdamFamily<T, D, AdamWOptions, true>(std::move(params), options, "kt::optim::AdamW") {
-    this->validate(options);
-  }
+      : kt::impl::AdamFamily<T, D, AdamWOptions, true>(std::move(params), options, "kt::optim::AdamW") {}
   const char* name() const override { return "kt::optim::AdamW"; }
 };
 

@@ -48,7 +48,7 @@ double clip_grad_norm_(const std::vector<Var<T, D>>& params, double max_norm, do
     const auto& g = p.grad();
     if (!g.defined()) continue;
     any = true;
-    const double part = optim::impl::grad_norm_part(g, norm_type, inf);
+    const double part = impl::grad_norm_part(g, norm_type, inf);
     if (!inf) acc += part;
     else if (!std::isnan(acc) && (std::isnan(part) || part > acc)) acc = part;  // NaN wins
   }
@@ -62,7 +62,7 @@ double clip_grad_norm_(const std::vector<Var<T, D>>& params, double max_norm, do
   const double coef = max_norm / (total + 1e-6);
   if (!(coef >= 1.0)) {
     for (const auto& p : params)
-      if (p.grad().defined()) optim::impl::scale_grad(p.grad(), coef);
+      if (p.grad().defined()) impl::scale_grad(p.grad(), coef);
   }
   return total;
 }

@@ -48,7 +48,9 @@ public:
 };
 
 /// Parameters and per-parameter state of an optimizer over `Var<T, D>` parameters.
-/// Derived classes implement step() and the hooks below.
+/// Derived classes implement update() (one step of the parameters with a gradient), the
+/// hyperparameter access and state_names(); kt::optim::OptimizerWithOptions does the
+/// hyperparameter part for an options class.
 template <class T, class D = DefaultDevice>
 class Optimizer : public OptimizerBase {
 public:
@@ -64,6 +66,20 @@ public:
   void zero_grad(bool set_to_none = true) override {
     KT_PROFILE_REGION("kt::optim::Optimizer::zero_grad");
     for (const auto& p : params_) p.zero_grad(set_to_none);
+  }
+
+  /// One update of every parameter that has a gradient. kt::Error when none has one: the
+  /// step would silently do nothing, which almost always means the optimizer holds other
+  /// parameters than the ones the loss was computed with.
+  void step() final {
+    bool any = false;
+    for (const auto& p : params_) any = any || p.grad().defined();
+    KT_REQUIRE(any, name(), "::step: none of the ", params_.size(), " parameters has a gradient since "
+               "zero_grad(). Likely causes: the optimizer was built before the model was moved to another "
+               "device (it then holds the old copy's parameters: build it from the moved model's "
+               "parameters()), the loss does not depend on these parameters, backward() was not called, or "
+               "the parameters were detached");
+    update();
   }
 
   /// The state of params()[i] (empty before its first update).
@@ -112,6 +128,9 @@ public:
   }
 
 protected:
+  /// Updates every parameter that has a gradient (at least one has).
+  virtual void update() = 0;
+
   /// Checks the parameters: at least one, each a defined leaf, none twice.
   Optimizer(std::vector<Var<T, D>> params, const char* qualified_name)
       : params_(std::move(params)), state_(params_.size()) {
@@ -121,7 +140,7 @@ protected:
       KT_REQUIRE(params_[i].is_leaf(), qualified_name, ": parameter ", i, " is not a leaf (made by ",
                  params_[i].grad_fn_name(), "); optimize leaves, or detach() it first");
       for (std::size_t j = 0; j < i; ++j)
-        KT_REQUIRE(params_[j].impl() != params_[i].impl(), qualified_name, ": parameter ", i,
+        KT_REQUIRE(!params_[j].is_same(params_[i]), qualified_name, ": parameter ", i,
                    " is the same Var as parameter ", j, "; pass each parameter once");
     }
   }
@@ -149,12 +168,6 @@ protected:
                  kv.second.defined() ? kv.second.shape().str() : std::string("undefined"),
                  " but the parameter has shape ", params_[i].shape().str());
     }
-  }
-
-  /// Learning rates, momenta, ...: finite and >= 0 (kt::Error naming the setting otherwise).
-  void require_non_negative(const char* setting, double value) const {
-    KT_REQUIRE(std::isfinite(value) && value >= 0, name(), ": invalid ", setting, " ", value,
-               " (expected a finite value >= 0)");
   }
 
   /// The mutable state of params()[i], for step().

@@ -25,7 +25,8 @@
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/optim/impl/sgd_impl.hpp"
-#include "kt/optim/optimizer.hpp"
+#include "kt/optim/impl/validate.hpp"
+#include "kt/optim/options_optimizer.hpp"
 
 #include <cmath>
 #include <map>
@@ -37,8 +38,8 @@ namespace kt::optim {
 /// Hyperparameters of kt::optim::SGD (`torch.optim.SGD`'s arguments).
 class SGDOptions {
 public:
-  /// lr is required, as in PyTorch's C++ frontend.
-  explicit SGDOptions(double lr) : lr_(lr) {}
+  /// lr is required, as in PyTorch's C++ frontend; a number converts: `SGD(params, 0.01)`.
+  SGDOptions(double lr) : lr_(lr) {}  // NOLINT: implicit on purpose
   SGDOptions& lr(double v) { lr_ = v; return *this; }
   SGDOptions& momentum(double v) { momentum_ = v; return *this; }
   SGDOptions& dampening(double v) { dampening_ = v; return *this; }
@@ -55,6 +56,28 @@ public:
   bool nesterov() const { return nesterov_; }
   bool maximize() const { return maximize_; }
 
+  /// kt::Error for negative values, or Nesterov without momentum or with dampening.
+  void validate(const char* optimizer) const {
+    impl::require_non_negative(optimizer, "learning rate", lr_);
+    impl::require_non_negative(optimizer, "momentum", momentum_);
+    KT_REQUIRE(std::isfinite(dampening_), optimizer, ": invalid dampening ", dampening_, " (expected a finite value)");
+    impl::require_non_negative(optimizer, "weight_decay", weight_decay_);
+    KT_REQUIRE(!nesterov_ || (momentum_ > 0 && dampening_ == 0), optimizer,
+               ": Nesterov momentum requires a momentum > 0 and zero dampening, but momentum is ", momentum_,
+               " and dampening ", dampening_);
+  }
+
+  /// The hyperparameters by name (kt::optim::OptimizerWithOptions).
+  template <class Self, class F>
+  static void fields(Self& s, F&& f) {
+    f("lr", s.lr_);
+    f("momentum", s.momentum_);
+    f("dampening", s.dampening_);
+    f("weight_decay", s.weight_decay_);
+    f("nesterov", s.nesterov_);
+    f("maximize", s.maximize_);
+  }
+
 private:
   double lr_;
   double momentum_ = 0, dampening_ = 0, weight_decay_ = 0;
@@ -63,34 +86,23 @@ private:
 
 /// SGD over `Var<T, D>` parameters (see the file comment for the update).
 template <class T, class D = DefaultDevice>
-class SGD final : public Optimizer<T, D> {
-  using Base = Optimizer<T, D>;
+class SGD final : public OptimizerWithOptions<T, D, SGDOptions> {
   using C = compute_t<T>;
 
 public:
-  /// kt::Error when the options are invalid (negative values, nesterov without momentum or
-  /// with dampening) or the parameter list is empty or repeats a parameter.
+  /// kt::Error when the options are invalid or the parameter list is empty or repeats a
+  /// parameter.
   SGD(std::vector<Var<T, D>> params, const SGDOptions& options)
-      : Base(std::move(params), "kt::optim::SGD"), options_(options) {
-    validate(options_);
-  }
+      : OptimizerWithOptions<T, D, SGDOptions>(std::move(params), options, "kt::optim::SGD") {}
 
   const char* name() const override { return "kt::optim::SGD"; }
-  const SGDOptions& options() const { return options_; }
-  /// Replaces all hyperparameters (validated first).
-  void set_options(const SGDOptions& options) {
-    validate(options);
-    options_ = options;
-  }
 
-  double lr() const override { return options_.lr(); }
-  void set_lr(double lr) override { set_options(SGDOptions(options_).lr(lr)); }
-
-  void step() override {
+protected:
+  void update() override {
     KT_PROFILE_REGION("kt::optim::SGD::step");
-    const auto& o = options_;
-    impl::SGDStepArgs<C> args{C(o.lr()), C(o.momentum()), C(1.0 - o.dampening()),
-                              C(o.weight_decay()), o.nesterov(), o.maximize(), false};
+    const auto& o = this->options();
+    impl::SGDStepArgs<C> args{C(o.lr()), C(o.momentum()), C(1.0 - o.dampening()), C(o.weight_decay()),
+                              o.nesterov(), o.maximize(), false};
     const auto& ps = this->params();
     for (std::size_t i = 0; i < ps.size(); ++i) {
       const auto& grad = ps[i].grad();
@@ -110,47 +122,7 @@ public:
     }
   }
 
-  std::map<std::string, double> hyperparameters() const override {
-    const auto& o = options_;
-    return {{"lr", o.lr()},
-            {"momentum", o.momentum()},
-            {"dampening", o.dampening()},
-            {"weight_decay", o.weight_decay()},
-            {"nesterov", o.nesterov() ? 1.0 : 0.0},
-            {"maximize", o.maximize() ? 1.0 : 0.0}};
-  }
-
-  void set_hyperparameters(const std::map<std::string, double>& h) override {
-    SGDOptions o = options_;
-    for (const auto& [key, v] : h) {
-      if (key == "lr") o.lr(v);
-      else if (key == "momentum") o.momentum(v);
-      else if (key == "dampening") o.dampening(v);
-      else if (key == "weight_decay") o.weight_decay(v);
-      else if (key == "nesterov") o.nesterov(v != 0);
-      else if (key == "maximize") o.maximize(v != 0);
-      else KT_THROW("kt::optim::SGD::set_hyperparameters: unknown hyperparameter \"", key,
-                    "\" (expected lr, momentum, dampening, weight_decay, nesterov, maximize)");
-    }
-    set_options(o);
-  }
-
-protected:
   std::vector<std::string> state_names() const override { return {"momentum_buffer"}; }
-
-private:
-  void validate(const SGDOptions& o) const {
-    this->require_non_negative("learning rate", o.lr());
-    this->require_non_negative("momentum", o.momentum());
-    KT_REQUIRE(std::isfinite(o.dampening()), "kt::optim::SGD: invalid dampening ", o.dampening(),
-               " (expected a finite value)");
-    this->require_non_negative("weight_decay", o.weight_decay());
-    KT_REQUIRE(!o.nesterov() || (o.momentum() > 0 && o.dampening() == 0),
-               "kt::optim::SGD: Nesterov momentum requires a momentum > 0 and zero dampening, "
-               "but momentum is ", o.momentum(), " and dampening ", o.dampening());
-  }
-
-  SGDOptions options_;
 };
 
 }  // namespace kt::optim

@@ -6,6 +6,8 @@
 ///     auto r = kt::arange<std::int64_t>(0, 10, 2);          // 0 2 4 6 8 on DefaultDevice
 ///     auto x = kt::from_host<float>(std::vector<float>{1, 2, 3, 4}, {2, 2});
 
+#include "kt/core/impl/parallel_for.hpp"
+#include "kt/tensor/impl/factories_impl.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <cmath>
@@ -21,95 +23,92 @@ Tensor<T, D> empty(const Shape& shape) {
   return Tensor<T, D>(shape);
 }
 
-/// A tensor with every element equal to `value`.
-template <class T, class D = DefaultDevice>
-Tensor<T, D> full(const Shape& shape, T value) {
+/// A tensor with every element equal to `value`, filled on `exec`.
+template <class T, class D>
+Tensor<T, D> full(const D& exec, const Shape& shape, T value) {
   KT_PROFILE_REGION("kt::full");
-  Tensor<T, D> out(shape);
-  out.fill_(value);
+  Tensor<T, D> out(shape, exec);
+  out.fill_(exec, value);
   return out;
 }
-
 template <class T, class D = DefaultDevice>
-Tensor<T, D> zeros(const Shape& shape) {
-  return full<T, D>(shape, T(0));
-}
+Tensor<T, D> full(const Shape& shape, T value) { return full<T>(D(), shape, value); }
 
+template <class T, class D>
+Tensor<T, D> zeros(const D& exec, const Shape& shape) { return full<T>(exec, shape, T(0)); }
 template <class T, class D = DefaultDevice>
-Tensor<T, D> ones(const Shape& shape) {
-  return full<T, D>(shape, T(1));
-}
+Tensor<T, D> zeros(const Shape& shape) { return full<T>(D(), shape, T(0)); }
+
+template <class T, class D>
+Tensor<T, D> ones(const D& exec, const Shape& shape) { return full<T>(exec, shape, T(1)); }
+template <class T, class D = DefaultDevice>
+Tensor<T, D> ones(const Shape& shape) { return full<T>(D(), shape, T(1)); }
 
 /// Same shape, dtype and device as `t`, every element `value`.
 template <class T, class D>
-Tensor<T, D> full_like(const Tensor<T, D>& t, T value) {
-  return full<T, D>(t.shape(), value);
-}
+Tensor<T, D> full_like(const Tensor<T, D>& t, T value) { return full<T>(D(), t.shape(), value); }
 template <class T, class D>
-Tensor<T, D> zeros_like(const Tensor<T, D>& t) {
-  return full<T, D>(t.shape(), T(0));
-}
+Tensor<T, D> zeros_like(const Tensor<T, D>& t) { return full<T>(D(), t.shape(), T(0)); }
 template <class T, class D>
-Tensor<T, D> empty_like(const Tensor<T, D>& t) {
-  return Tensor<T, D>(t.shape());
-}
+Tensor<T, D> ones_like(const Tensor<T, D>& t) { return full<T>(D(), t.shape(), T(1)); }
+template <class T, class D>
+Tensor<T, D> empty_like(const Tensor<T, D>& t) { return Tensor<T, D>(t.shape()); }
 
-/// start, start+step, ... up to but excluding `end` (`torch.arange`).
-template <class T, class D = DefaultDevice>
-Tensor<T, D> arange(double start, double end, double step = 1) {
+/// start, start+step, ... up to but excluding `end` (`torch.arange`), on `exec`.
+template <class T, class D>
+Tensor<T, D> arange(const D& exec, double start, double end, double step = 1) {
   KT_PROFILE_REGION("kt::arange");
-  KT_REQUIRE(step != 0 && std::isfinite(step), "kt::arange: step must be finite and non-zero, got ", step);
-  KT_REQUIRE(std::isfinite(start) && std::isfinite(end), "kt::arange: bounds must be finite, got [",
-             start, ", ", end, ")");
-  KT_REQUIRE((end - start) * step >= 0, "kt::arange: step ", step, " moves away from end: [",
-             start, ", ", end, ")");
-  const auto n = static_cast<std::int64_t>(std::ceil((end - start) / step));
-  Tensor<T, D> out(Shape{n});
+  const std::int64_t n = impl::arange_count(start, end, step);
+  Tensor<T, D> out(Shape{n}, exec);
   const auto v = out.view();
-  Kokkos::parallel_for("kt::arange", Kokkos::RangePolicy<D>(0, v.extent(0)),
-                       KOKKOS_LAMBDA(std::size_t i) {
-                         v(i) = static_cast<T>(static_cast<compute_t<T>>(start + static_cast<double>(i) * step));
-                       });
+  impl::parallel_for(exec, "kt::arange", n, KOKKOS_LAMBDA(std::int64_t i) {
+    v(i) = static_cast<T>(static_cast<compute_t<T>>(start + static_cast<double>(i) * step));
+  });
   return out;
 }
-
+template <class T, class D = DefaultDevice>
+Tensor<T, D> arange(double start, double end, double step = 1) { return arange<T>(D(), start, end, step); }
 /// 0, 1, ..., end-1.
 template <class T, class D = DefaultDevice>
-Tensor<T, D> arange(double end) {
-  return arange<T, D>(0, end, 1);
-}
+Tensor<T, D> arange(double end) { return arange<T>(D(), 0, end, 1); }
 
-/// `steps` evenly spaced values from start to end inclusive (`torch.linspace`).
-template <class T, class D = DefaultDevice>
-Tensor<T, D> linspace(double start, double end, std::int64_t steps) {
+/// `steps` evenly spaced values from start to end inclusive (`torch.linspace`), on `exec`.
+template <class T, class D>
+Tensor<T, D> linspace(const D& exec, double start, double end, std::int64_t steps) {
   KT_PROFILE_REGION("kt::linspace");
   static_assert(is_floating_dtype_v<T>, "kt::linspace: T must be a floating dtype");
   KT_REQUIRE(steps >= 0, "kt::linspace: steps must be non-negative, got ", steps);
-  Tensor<T, D> out(Shape{steps});
+  Tensor<T, D> out(Shape{steps}, exec);
   const auto v = out.view();
   const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
   // Like PyTorch: the first half counts up from start, the second down from end, so both
   // ends are exact (a single step is `start`).
-  const auto half = steps == 1 ? 1 : steps / 2;
-  Kokkos::parallel_for("kt::linspace", Kokkos::RangePolicy<D>(0, v.extent(0)),
-                       KOKKOS_LAMBDA(std::size_t i) {
-                         const auto k = static_cast<std::int64_t>(i);
-                         const double x = k < half ? start + step * static_cast<double>(k)
-                                                   : end - step * static_cast<double>(steps - 1 - k);
-                         v(i) = static_cast<T>(static_cast<compute_t<T>>(x));
-                       });
+  const std::int64_t half = steps == 1 ? 1 : steps / 2;
+  impl::parallel_for(exec, "kt::linspace", steps, KOKKOS_LAMBDA(std::int64_t k) {
+    const double x = k < half ? start + step * static_cast<double>(k) : end - step * static_cast<double>(steps - 1 - k);
+    v(k) = static_cast<T>(static_cast<compute_t<T>>(x));
+  });
   return out;
 }
-
-/// Copies `shape.numel()` row-major elements from host memory (`torch.tensor(data)`).
 template <class T, class D = DefaultDevice>
-Tensor<T, D> from_host(const T* data, const Shape& shape) {
+Tensor<T, D> linspace(double start, double end, std::int64_t steps) { return linspace<T>(D(), start, end, steps); }
+
+/// Copies `shape.numel()` row-major elements from host memory (`torch.tensor(data)`); with
+/// `exec`, the copy is ordered on it and `data` must stay valid until it is done.
+template <class T, class D>
+Tensor<T, D> from_host(const D& exec, const T* data, const Shape& shape) {
   KT_PROFILE_REGION("kt::from_host");
   KT_REQUIRE(data != nullptr || shape.numel() == 0, "kt::from_host: null pointer for shape ", shape.str());
-  Tensor<T, D> out(shape);
+  Tensor<T, D> out(shape, exec);
   if (out.numel() > 0)
-    Kokkos::deep_copy(out.view(), impl::view_t<const T, 1, Kokkos::HostSpace>(
-                                      data, static_cast<std::size_t>(out.numel())));
+    Kokkos::deep_copy(exec, out.view(),
+                      impl::view_t<const T, 1, Kokkos::HostSpace>(data, static_cast<std::size_t>(out.numel())));
+  return out;
+}
+template <class T, class D = DefaultDevice>
+Tensor<T, D> from_host(const T* data, const Shape& shape) {
+  Tensor<T, D> out = from_host<T>(D(), data, shape);
+  D().fence();  // data may go out of scope right after
   return out;
 }
 

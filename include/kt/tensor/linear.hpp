@@ -1,18 +1,22 @@
 #pragma once
 /// \file kt/tensor/linear.hpp
-/// The fused Linear layer as functions (`torch.nn.functional.linear` + activation):
+/// The fused Linear layer as tensor functions (`torch.nn.functional.linear` + activation):
 /// y = act(x · Wᵀ + b) is one GEMM and one pass over y; the backward pass is one fused pass
-/// (activation gradient × upstream gradient, bias gradient as a column reduction) and two GEMMs.
+/// (activation gradient × upstream gradient, bias gradient as a column reduction) and two
+/// GEMMs. The differentiable form is kt::linear on Vars (kt/functional/linear.hpp). Each
+/// function also takes an execution-space instance first.
 ///
 ///     auto fwd = kt::linear_forward(x, w, b, kt::Activation::ReLU);   // x (N, in), w (out, in)
 ///     auto g = kt::linear_backward(dy, x, w, fwd, kt::Activation::ReLU);   // g.dx, g.dw, g.db
 ///     auto y = kt::linear(x, w, b, kt::Activation::GELU);             // inference: y only
 
-#include "kt/tensor/impl/activation.hpp"
+#include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/linear_impl.hpp"
-#include "kt/tensor/impl/same_device.hpp"
-#include "kt/tensor/matmul.hpp"
+#include "kt/tensor/impl/matmul_impl.hpp"
+#include "kt/tensor/impl/with_activation.hpp"
 #include "kt/tensor/tensor.hpp"
+
+#include <string>
 
 namespace kt {
 
@@ -33,47 +37,64 @@ struct LinearGrads {
 /// Forward pass keeping what linear_backward needs. x: (N, in); w: (out, in); b: (out) or an
 /// undefined tensor for no bias.
 template <class T, class D>
-LinearForward<T, D> linear_forward(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, D>& b,
-                                   Activation act = Activation::Identity) {
+LinearForward<T, D> linear_forward(const D& exec, const Tensor<T, D>& x, const Tensor<T, D>& w,
+                                   const Tensor<T, D>& b, Activation act = Activation::Identity) {
   KT_PROFILE_REGION("kt::linear_forward");
   impl::check_linear(x, w, b);
   LinearForward<T, D> out;
-  out.output = matmul(x, w, MatmulOptions().transpose_b(true));
-  if (act == Activation::GELU) out.pre_activation = Tensor<T, D>(out.output.shape());
-  impl::linear_epilogue(out.output, b, act, out.pre_activation);
+  out.output = impl::matmul(exec, x, w, MatmulOptions().transpose_b(true));
+  impl::with_activation(act, [&](auto a) {
+    using Act = decltype(a);
+    if constexpr (Act::uses_input) out.pre_activation = Tensor<T, D>(out.output.shape(), exec);
+    impl::linear_epilogue<Act>(exec, out.output, b, out.pre_activation);
+  });
   return out;
+}
+template <class T, class D>
+LinearForward<T, D> linear_forward(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, D>& b,
+                                   Activation act = Activation::Identity) {
+  return linear_forward(D(), x, w, b, act);
 }
 
 /// Inference: y = act(x · wᵀ + b).
 template <class T, class D>
-Tensor<T, D> linear(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, D>& b,
+Tensor<T, D> linear(const D& exec, const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, D>& b,
                     Activation act = Activation::Identity) {
   KT_PROFILE_REGION("kt::linear");
   impl::check_linear(x, w, b);
-  Tensor<T, D> y = matmul(x, w, MatmulOptions().transpose_b(true));
-  impl::linear_epilogue(y, b, act, Tensor<T, D>());
+  Tensor<T, D> y = impl::matmul(exec, x, w, MatmulOptions().transpose_b(true));
+  impl::with_activation(act, [&](auto a) { impl::linear_epilogue<decltype(a)>(exec, y, b, Tensor<T, D>()); });
   return y;
+}
+template <class T, class D>
+Tensor<T, D> linear(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, D>& b,
+                    Activation act = Activation::Identity) {
+  return linear(D(), x, w, b, act);
 }
 
 /// Backward pass from the upstream gradient dy (N, out): dz = dy ⊙ act'(z), db = Σ_rows dz,
 /// dw = dzᵀ · x, dx = dz · w (skipped when need_dx is false, e.g. for the first layer).
 template <class T, class D>
-LinearGrads<T, D> linear_backward(const Tensor<T, D>& dy, const Tensor<T, D>& x, const Tensor<T, D>& w,
-                                  const LinearForward<T, D>& fwd, Activation act, bool has_bias = true,
-                                  bool need_dx = true) {
+LinearGrads<T, D> linear_backward(const D& exec, const Tensor<T, D>& dy, const Tensor<T, D>& x,
+                                  const Tensor<T, D>& w, const LinearForward<T, D>& fwd, Activation act,
+                                  bool has_bias = true, bool need_dx = true) {
   KT_PROFILE_REGION("kt::linear_backward");
   KT_REQUIRE(dy.defined() && dy.shape() == fwd.output.shape(), "kt::linear_backward: dy has shape ",
              dy.defined() ? dy.shape().str() : std::string("undefined"), " but the output has shape ",
              fwd.output.shape().str());
-  KT_REQUIRE(act != Activation::GELU || fwd.pre_activation.defined(),
-             "kt::linear_backward: GELU needs the pre-activation kept by kt::linear_forward");
   LinearGrads<T, D> g;
-  Tensor<T, D> dz(dy.shape());
-  if (has_bias) g.db = Tensor<T, D>(Shape{dy.size(1)});
-  impl::linear_grad_epilogue(dy, fwd, act, dz, g.db);
-  g.dw = matmul(dz, x, MatmulOptions().transpose_a(true));  // (out, N) · (N, in)
-  if (need_dx) g.dx = matmul(dz, w);                        // (N, out) · (out, in)
+  Tensor<T, D> dz(dy.shape(), exec);
+  if (has_bias) g.db = Tensor<T, D>(Shape{dy.size(1)}, exec);
+  impl::linear_grad_epilogue(exec, dy, fwd.output, fwd.pre_activation, act, dz, g.db);
+  g.dw = impl::matmul(exec, dz, x, MatmulOptions().transpose_a(true));  // (out, N) · (N, in)
+  if (need_dx) g.dx = impl::matmul(exec, dz, w, MatmulOptions());     // (N, out) · (out, in)
   return g;
+}
+template <class T, class D>
+LinearGrads<T, D> linear_backward(const Tensor<T, D>& dy, const Tensor<T, D>& x, const Tensor<T, D>& w,
+                                  const LinearForward<T, D>& fwd, Activation act, bool has_bias = true,
+                                  bool need_dx = true) {
+  return linear_backward(D(), dy, x, w, fwd, act, has_bias, need_dx);
 }
 
 }  // namespace kt

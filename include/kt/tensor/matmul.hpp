@@ -28,15 +28,14 @@ namespace kt {
 
 /// `matmul(a, b)` ordered on the execution-space instance `exec` (a CUDA stream on GPUs);
 /// fence `exec` before reading the result from elsewhere.
-template <class ExecSpace, class T1, class D1, class T2, class D2>
-Tensor<T1, D1> matmul(const ExecSpace& exec, const Tensor<T1, D1>& a, const Tensor<T2, D2>& b,
+template <class Exec, class T1, class D1, class T2, class D2>
+Tensor<T1, D1> matmul(const Exec& exec, const Tensor<T1, D1>& a, const Tensor<T2, D2>& b,
                       const MatmulOptions& options = {}) {
-  KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, "kt::matmul");
-  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::matmul");
-  static_assert(std::is_same_v<ExecSpace, D1>,
-                "kt::matmul(exec, a, b): exec must be an instance of the tensors' device");
+  impl::require_same_device<D1, D2>();
+  impl::require_same_dtype<T1, T2>();
+  impl::require_instance_of<Exec, D1>();
   KT_PROFILE_REGION("kt::matmul");
-  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<T1, T2> && std::is_same_v<ExecSpace, D1>)
+  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<T1, T2> && std::is_same_v<Exec, D1>)
     return impl::matmul(exec, a, b, options);
   else
     return {};  // unreachable: a static_assert above has failed
@@ -45,33 +44,37 @@ Tensor<T1, D1> matmul(const ExecSpace& exec, const Tensor<T1, D1>& a, const Tens
 /// The product op(a) · op(b) (options: transposes, alpha) on the device's default instance.
 template <class T1, class D1, class T2, class D2>
 Tensor<T1, D1> matmul(const Tensor<T1, D1>& a, const Tensor<T2, D2>& b, const MatmulOptions& options = {}) {
-  KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, "kt::matmul");
-  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::matmul");
-  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<T1, T2>)
-    return matmul(D1(), a, b, options);
-  else
-    return {};  // unreachable: a static_assert above has failed
+  return matmul(D1(), a, b, options);
 }
 
-/// In place: out = beta * out + alpha * op(a) · op(b) (`torch.addmm_`, `baddbmm_`); out must
-/// have the product's shape. With beta(1) it accumulates, e.g. weight gradients.
+/// In place: out = beta * out + alpha * op(a) · op(b) (`torch.addmm_`, `baddbmm_`), ordered on
+/// `exec`; out must have the product's shape. With beta(1) it accumulates, e.g. weight
+/// gradients.
+template <class Exec, class T1, class D1, class T2, class D2, class T3, class D3>
+const Tensor<T1, D1>& addmm_(const Exec& exec, const Tensor<T1, D1>& out, const Tensor<T2, D2>& a,
+                             const Tensor<T3, D3>& b, const MatmulOptions& options = {}) {
+  impl::require_same_device<D1, D2>();
+  impl::require_same_device<D1, D3>();
+  impl::require_same_dtype<T1, T2>();
+  impl::require_same_dtype<T1, T3>();
+  impl::require_instance_of<Exec, D1>();
+  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<D1, D3> && std::is_same_v<T1, T2> &&
+                std::is_same_v<T1, T3> && std::is_same_v<Exec, D1>) {
+    KT_PROFILE_REGION("kt::addmm_");
+    KT_REQUIRE(out.defined() && a.defined() && b.defined(), "kt::addmm_: an operand is undefined");
+    const auto plan = impl::matmul_plan<T1>(a.shape(), b.shape(), options);
+    KT_REQUIRE(out.shape() == plan.out, "kt::addmm_: out has shape ", out.shape().str(),
+               " but the product of ", a.shape().str(), " and ", b.shape().str(), " has shape ", plan.out.str());
+    impl::matmul_into(exec, a, b, out, plan, options.gemm());
+  }
+  return out;
+}
+
+/// addmm_ on the device's default instance.
 template <class T1, class D1, class T2, class D2, class T3, class D3>
 const Tensor<T1, D1>& addmm_(const Tensor<T1, D1>& out, const Tensor<T2, D2>& a, const Tensor<T3, D3>& b,
                              const MatmulOptions& options = {}) {
-  KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, "kt::addmm_");
-  KT_STATIC_REQUIRE_SAME_DEVICE(D1, D3, "kt::addmm_");
-  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::addmm_");
-  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T3, "kt::addmm_");
-  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<D1, D3> && std::is_same_v<T1, T2> &&
-                std::is_same_v<T1, T3>) {
-    KT_PROFILE_REGION("kt::addmm_");
-    KT_REQUIRE(out.defined() && a.defined() && b.defined(), "kt::addmm_: an operand is undefined");
-    const auto d = impl::matmul_dims(a.shape(), b.shape(), options.trans_a(), options.trans_b());
-    KT_REQUIRE(out.shape() == d.out, "kt::addmm_: out has shape ", out.shape().str(),
-               " but the product of ", a.shape().str(), " and ", b.shape().str(), " has shape ", d.out.str());
-    impl::matmul_into(D1(), a, b, out, d, options);
-  }
-  return out;
+  return addmm_(D1(), out, a, b, options);
 }
 
 }  // namespace kt

@@ -6,7 +6,7 @@
 ///     auto y = kt::matmul(x, w, kt::MatmulOptions().transpose_b(true));   // x · wᵀ (Linear)
 ///     kt::addmm_(grad_w, dy, x, kt::MatmulOptions().transpose_a(true).beta(1));  // += dyᵀ · x
 
-#include "kt/backend/gemm.hpp"
+#include "kt/backend/gemm_problem.hpp"
 
 namespace kt {
 

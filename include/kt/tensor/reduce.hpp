@@ -26,64 +26,90 @@ namespace kt {
 
 /// Sum of all elements (`torch.sum(t)`): a rank-0 tensor; int64 for integer dtypes.
 template <class T, class D>
-Tensor<impl::sum_result_t<T>, D> sum(const Tensor<T, D>& t) {
+Tensor<impl::sum_result_t<T>, D> sum(const D& exec, const Tensor<T, D>& t) {
   KT_PROFILE_REGION("kt::sum");
   using R = impl::sum_result_t<T>;
-  return impl::reduce_all<R, false>("kt::sum", t, impl::SumReducer<T>{}, impl::FinishValue<R>{});
+  return impl::reduce_all<R, false>(exec, "kt::sum", t, impl::SumReducer<T>{}, impl::FinishValue<R>{});
 }
 
 /// Sum along `dim` (`torch.sum(t, dim, keepdim)`).
 template <class T, class D>
-Tensor<impl::sum_result_t<T>, D> sum(const Tensor<T, D>& t, int dim, bool keepdim = false) {
+Tensor<impl::sum_result_t<T>, D> sum(const D& exec, const Tensor<T, D>& t, int dim, bool keepdim = false) {
   KT_PROFILE_REGION("kt::sum");
   using R = impl::sum_result_t<T>;
-  return impl::reduce_dim<R, false>("kt::sum", t, dim, keepdim, impl::SumReducer<T>{},
-                                    impl::FinishValue<R>{});
+  return impl::reduce_dim<R, false>(exec, "kt::sum", t, dim, keepdim, impl::SumReducer<T>{}, impl::FinishValue<R>{});
 }
 
 /// Mean of all elements (`torch.mean(t)`); NaN for an empty tensor.
 template <class T, class D>
-Tensor<T, D> mean(const Tensor<T, D>& t) {
-  static_assert(is_floating_dtype_v<T>,
-                "kt::mean: needs a floating dtype; convert with .to<float>() first");
+Tensor<T, D> mean(const D& exec, const Tensor<T, D>& t) {
+  static_assert(is_floating_dtype_v<T>, "kt::mean: needs a floating dtype; convert with .to<float>() first");
   KT_PROFILE_REGION("kt::mean");
-  return impl::reduce_all<T, false>("kt::mean", t, impl::SumReducer<T>{},
+  return impl::reduce_all<T, false>(exec, "kt::mean", t, impl::SumReducer<T>{},
                                     impl::FinishMean<T, impl::sum_acc_t<T>>{});
 }
 
 /// Mean along `dim` (`torch.mean(t, dim, keepdim)`).
 template <class T, class D>
-Tensor<T, D> mean(const Tensor<T, D>& t, int dim, bool keepdim = false) {
-  static_assert(is_floating_dtype_v<T>,
-                "kt::mean: needs a floating dtype; convert with .to<float>() first");
+Tensor<T, D> mean(const D& exec, const Tensor<T, D>& t, int dim, bool keepdim = false) {
+  static_assert(is_floating_dtype_v<T>, "kt::mean: needs a floating dtype; convert with .to<float>() first");
   KT_PROFILE_REGION("kt::mean");
-  return impl::reduce_dim<T, false>("kt::mean", t, dim, keepdim, impl::SumReducer<T>{},
+  return impl::reduce_dim<T, false>(exec, "kt::mean", t, dim, keepdim, impl::SumReducer<T>{},
                                     impl::FinishMean<T, impl::sum_acc_t<T>>{});
 }
 
-// max, min, argmax, argmin share one reducer: the extreme value and its first position.
-#define KT_DEFINE_EXTREME(name, opname, IsMax, R, Finish)                                     \
-  template <class T, class D>                                                                  \
-  Tensor<R, D> name(const Tensor<T, D>& t) {                                                   \
-    KT_PROFILE_REGION(opname);                                                                 \
-    return impl::reduce_all<R, true>(opname, t, impl::ExtremeReducer<T, IsMax>{}, Finish{});   \
-  }                                                                                            \
-  template <class T, class D>                                                                  \
-  Tensor<R, D> name(const Tensor<T, D>& t, int dim, bool keepdim = false) {                    \
-    KT_PROFILE_REGION(opname);                                                                 \
-    return impl::reduce_dim<R, true>(opname, t, dim, keepdim, impl::ExtremeReducer<T, IsMax>{}, \
-                                     Finish{});                                                \
-  }
+/// The largest element (`torch.max(t)`), or the largest along dim (the values of
+/// `torch.max(t, dim)`; their positions are `kt::argmax`). Likewise min, argmax, argmin:
+/// positions are int64, of the first extreme.
+template <class T, class D>
+Tensor<T, D> max(const D& exec, const Tensor<T, D>& t) { return impl::extreme<T, true, false>(exec, "kt::max", t); }
+template <class T, class D>
+Tensor<T, D> min(const D& exec, const Tensor<T, D>& t) { return impl::extreme<T, false, false>(exec, "kt::min", t); }
+template <class T, class D>
+Tensor<std::int64_t, D> argmax(const D& exec, const Tensor<T, D>& t) { return impl::extreme<std::int64_t, true, true>(exec, "kt::argmax", t); }
+template <class T, class D>
+Tensor<std::int64_t, D> argmin(const D& exec, const Tensor<T, D>& t) { return impl::extreme<std::int64_t, false, true>(exec, "kt::argmin", t); }
+template <class T, class D>
+Tensor<T, D> max(const D& exec, const Tensor<T, D>& t, int dim, bool keepdim = false) {
+  return impl::extreme<T, true, false>(exec, "kt::max", t, dim, keepdim);
+}
+template <class T, class D>
+Tensor<T, D> min(const D& exec, const Tensor<T, D>& t, int dim, bool keepdim = false) {
+  return impl::extreme<T, false, false>(exec, "kt::min", t, dim, keepdim);
+}
+template <class T, class D>
+Tensor<std::int64_t, D> argmax(const D& exec, const Tensor<T, D>& t, int dim, bool keepdim = false) {
+  return impl::extreme<std::int64_t, true, true>(exec, "kt::argmax", t, dim, keepdim);
+}
+template <class T, class D>
+Tensor<std::int64_t, D> argmin(const D& exec, const Tensor<T, D>& t, int dim, bool keepdim = false) {
+  return impl::extreme<std::int64_t, false, true>(exec, "kt::argmin", t, dim, keepdim);
+}
 
-/// `kt::max(t)`: the largest element (`torch.max(t)`); `kt::max(t, dim, keepdim)`: the largest
-/// along dim (the values of `torch.max(t, dim)`; their positions are `kt::argmax`).
-KT_DEFINE_EXTREME(max, "kt::max", true, T, impl::FinishValue<T>)
-/// The smallest element, over all or along dim (`torch.min`).
-KT_DEFINE_EXTREME(min, "kt::min", false, T, impl::FinishValue<T>)
-/// Flat position of the first largest element, or positions along dim (`torch.argmax`).
-KT_DEFINE_EXTREME(argmax, "kt::argmax", true, std::int64_t, impl::FinishIndex)
-/// Flat position of the first smallest element, or positions along dim (`torch.argmin`).
-KT_DEFINE_EXTREME(argmin, "kt::argmin", false, std::int64_t, impl::FinishIndex)
-#undef KT_DEFINE_EXTREME
+// The same on the device's default instance.
+template <class T, class D>
+Tensor<impl::sum_result_t<T>, D> sum(const Tensor<T, D>& t) { return sum(D(), t); }
+template <class T, class D>
+Tensor<impl::sum_result_t<T>, D> sum(const Tensor<T, D>& t, int dim, bool keepdim = false) { return sum(D(), t, dim, keepdim); }
+template <class T, class D>
+Tensor<T, D> mean(const Tensor<T, D>& t) { return mean(D(), t); }
+template <class T, class D>
+Tensor<T, D> mean(const Tensor<T, D>& t, int dim, bool keepdim = false) { return mean(D(), t, dim, keepdim); }
+template <class T, class D>
+Tensor<T, D> max(const Tensor<T, D>& t) { return max(D(), t); }
+template <class T, class D>
+Tensor<T, D> min(const Tensor<T, D>& t) { return min(D(), t); }
+template <class T, class D>
+Tensor<std::int64_t, D> argmax(const Tensor<T, D>& t) { return argmax(D(), t); }
+template <class T, class D>
+Tensor<std::int64_t, D> argmin(const Tensor<T, D>& t) { return argmin(D(), t); }
+template <class T, class D>
+Tensor<T, D> max(const Tensor<T, D>& t, int dim, bool keepdim = false) { return max(D(), t, dim, keepdim); }
+template <class T, class D>
+Tensor<T, D> min(const Tensor<T, D>& t, int dim, bool keepdim = false) { return min(D(), t, dim, keepdim); }
+template <class T, class D>
+Tensor<std::int64_t, D> argmax(const Tensor<T, D>& t, int dim, bool keepdim = false) { return argmax(D(), t, dim, keepdim); }
+template <class T, class D>
+Tensor<std::int64_t, D> argmin(const Tensor<T, D>& t, int dim, bool keepdim = false) { return argmin(D(), t, dim, keepdim); }
 
 }  // namespace kt

@@ -12,6 +12,7 @@
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/stream_events.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/tensor/impl/storage.hpp"
 #include "kt/tensor/impl/view_type.hpp"
@@ -22,6 +23,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 namespace kt {
@@ -43,13 +45,19 @@ public:
   /// An undefined tensor (`defined()` is false); assign to it later.
   Tensor() = default;
 
-  /// A tensor of the given shape with uninitialised elements (see also kt::empty).
-  explicit Tensor(const Shape& shape) : shape_(shape), defined_(true) {
+  /// A tensor of the given shape with uninitialised elements (see also kt::empty), for work
+  /// on the device's default instance.
+  explicit Tensor(const Shape& shape) : Tensor(shape, Device()) {}
+
+  /// The same, for work ordered on the instance `exec` (a CUDA stream on GPUs): the memory
+  /// comes from the cache of exec's stream. Using the tensor on another instance is fine, but
+  /// then call record_stream(that instance) before releasing it (as in PyTorch).
+  Tensor(const Shape& shape, const Device& exec) : shape_(shape), defined_(true) {
     const auto numel = static_cast<std::size_t>(shape.numel());
     KT_REQUIRE(numel <= std::numeric_limits<std::size_t>::max() / sizeof(T),
                "kt::Tensor: ", shape.str(), " elements of ", dtype_name<T>(),
                " exceed the address space");
-    if (numel > 0) storage_ = Storage::allocate(numel * sizeof(T), "kt::Tensor");
+    if (numel > 0) storage_ = Storage::allocate(numel * sizeof(T), "kt::Tensor", impl::stream_id(exec));
   }
 
   /// Wraps memory owned elsewhere (the caller keeps it alive): `torch::from_blob`.
@@ -95,17 +103,24 @@ public:
   /// Row i along dim 0, one rank lower; never copies.
   Tensor operator[](std::int64_t i) const;
 
-  /// A deep copy on the same device.
-  Tensor clone() const;
+  /// A deep copy on the same device (ordered on `exec`, or the default instance).
+  Tensor clone() const { return clone(Device()); }
+  Tensor clone(const Device& exec) const;
+
+  /// The result of `to<X>()`: a device moves the tensor, a dtype converts it.
+  template <class X>
+  using to_t = std::conditional_t<is_device_v<X>, Tensor<T, X>, Tensor<X, Device>>;
 
   /// `x.to<OtherDevice>()` moves to another device (a deep copy unless both devices share a
-  /// memory space, as Serial and OpenMP do); `x.to<double>()` converts the dtype.
+  /// memory space, as Serial and OpenMP do); `x.to<double>()` converts the dtype. Both
+  /// finish before returning.
   template <class X>
-  auto to() const;
-  /// Asynchronous device move on an execution-space instance (a CUDA stream on GPUs): the
-  /// copy is ordered on `exec`; call `exec.fence()` before using the result elsewhere.
-  template <class OtherDevice, class ExecSpace>
-  Tensor<T, OtherDevice> to(const ExecSpace& exec) const;
+  to_t<X> to() const;
+  /// The same, ordered on the execution-space instance `exec` (a CUDA stream on GPUs) of the
+  /// source or destination device: call `exec.fence()` before using the result elsewhere.
+  /// A device move on an instance always copies.
+  template <class X, class Exec>
+  to_t<X> to(const Exec& exec) const;
   /// The tensor on kt::Host (no copy when it already is host-accessible).
   Tensor<T, Host> host() const { return to<Host>(); }
 
@@ -114,7 +129,15 @@ public:
   /// All elements, copied to a host vector in row-major order.
   std::vector<T> to_vector() const;
   /// Sets every element to `value` and returns *this (`tensor.fill_`).
-  const Tensor& fill_(T value) const;
+  const Tensor& fill_(T value) const { return fill_(Device(), value); }
+  const Tensor& fill_(const Device& exec, T value) const;
+
+  /// Notes that work on `exec` (another instance than the one the tensor was allocated for)
+  /// uses this tensor: its memory is then not reused for other work until the work queued on
+  /// `exec` so far is done (`tensor.record_stream(stream)`). A no-op on host devices.
+  void record_stream(const Device& exec) const {
+    if (storage_) storage_->record_stream(impl::stream_id(exec));
+  }
 
   /// The shared storage and the element offset of this view into it.
   const std::shared_ptr<impl::Storage<memory_space>>& storage() const { return storage_; }

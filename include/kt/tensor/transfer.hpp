@@ -11,6 +11,7 @@
 ///     kt::copy(stream, batch, staging);           // ordered on `stream` only
 ///     stream.fence();                             // wait for it
 
+#include "kt/tensor/impl/copy_check.hpp"
 #include "kt/tensor/impl/same_device.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -20,21 +21,11 @@
 
 namespace kt {
 
-namespace impl {
-template <class T1, class D1, class T2, class D2>
-void check_copy(const Tensor<T1, D1>& dst, const Tensor<T2, D2>& src, const char* op) {
-  KT_REQUIRE(dst.defined() && src.defined(), op, ": ", dst.defined() ? "src" : "dst",
-             " is an undefined tensor");
-  KT_REQUIRE(dst.shape() == src.shape(), op, ": shapes differ: dst ", dst.shape().str(), ", src ",
-             src.shape().str());
-}
-}  // namespace impl
-
 /// Copies src's elements into dst. Shapes must be equal; dtypes must be equal (checked at
 /// compile time); the devices may differ. Returns when the copy is complete.
 template <class T1, class D1, class T2, class D2>
 void copy(const Tensor<T1, D1>& dst, const Tensor<T2, D2>& src) {
-  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::copy");
+  impl::require_same_dtype<T1, T2>();
   if constexpr (std::is_same_v<T1, T2>) {
     KT_PROFILE_REGION("kt::copy");
     impl::check_copy(dst, src, "kt::copy");
@@ -48,9 +39,9 @@ void copy(const Tensor<T1, D1>& dst, const Tensor<T2, D2>& src) {
 /// on GPUs). Neither tensor may be touched until `exec.fence()` (or later work on `exec`).
 template <class ExecSpace, class T1, class D1, class T2, class D2>
 void copy(const ExecSpace& exec, const Tensor<T1, D1>& dst, const Tensor<T2, D2>& src) {
-  KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, "kt::copy");
   static_assert(std::is_same_v<ExecSpace, D1> || std::is_same_v<ExecSpace, D2>,
                 "kt::copy(exec, dst, src): exec must be an instance of dst's or src's device");
+  impl::require_same_dtype<T1, T2>();
   if constexpr (std::is_same_v<T1, T2>) {
     KT_PROFILE_REGION("kt::copy(exec)");
     impl::check_copy(dst, src, "kt::copy");

@@ -21,16 +21,16 @@ template <class T, class D>
 Tensor<T, D> expand_to(const Tensor<T, D>& t, const Shape& shape) {
   if (t.shape() == shape) return t;
   broadcast_shapes(t.shape(), shape, "kt::autograd::expand");
-  Tensor<T, D> out(shape);
+  const D exec;
+  Tensor<T, D> out(shape, exec);
   const auto x = t.view();
   const auto y = out.view();
   const BroadcastIndex index(shape, t.shape(), t.shape());
-  parallel_for<D>("kt::autograd::expand", static_cast<std::int64_t>(y.extent(0)),
-                       KOKKOS_LAMBDA(std::int64_t i) {
-                         std::int64_t ia, ib;
-                         index(i, ia, ib);
-                         y(i) = x(ia);
-                       });
+  parallel_for(exec, "kt::autograd::expand", out.numel(), KOKKOS_LAMBDA(std::int64_t i) {
+    std::int64_t ia, ib;
+    index(i, ia, ib);
+    y(i) = x(ia);
+  });
   return out;
 }
 
@@ -51,12 +51,21 @@ template <class T, class D, class F>
 Tensor<T, D> grad_map(const char* label, const Tensor<T, D>& g, const Tensor<T, D>& x,
                       const Tensor<T, D>& y, F f) {
   using C = compute_t<T>;
-  Tensor<T, D> out(g.shape());
+  const D exec;
+  Tensor<T, D> out(g.shape(), exec);
   const auto gv = g.view(), xv = x.view(), yv = y.view(), ov = out.view();
-  parallel_for<D>(label, static_cast<std::int64_t>(ov.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
+  parallel_for(exec, label, out.numel(), KOKKOS_LAMBDA(std::int64_t i) {
     ov(i) = static_cast<T>(f(static_cast<C>(gv(i)), static_cast<C>(xv(i)), static_cast<C>(yv(i))));
   });
   return out;
 }
+
+/// The gradient of a unary functor of kt/tensor/impl/ops.hpp: g · f'(x), from (g, x, y).
+template <class Op>
+struct UnaryGrad {
+  Op op;
+  template <class C>
+  KOKKOS_INLINE_FUNCTION C operator()(C g, C x, C y) const { return op.grad(g, x, y); }
+};
 
 }  // namespace kt::impl

@@ -4,11 +4,13 @@
 
 #include "kt/autograd/grad_mode.hpp"
 #include "kt/autograd/impl/node.hpp"
+#include "kt/autograd/impl/var_access.hpp"
 #include "kt/autograd/var.hpp"
 
 #include <initializer_list>
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace kt::impl {
 
@@ -32,12 +34,19 @@ Var<T, D> record(const char* name, Tensor<T, D> out, const Var<T, D>* first, con
   auto node = std::make_shared<FunctionNode<T, D, std::decay_t<Backward>>>(std::forward<Backward>(backward));
   node->name = name;
   node->output_shape = out.shape();
-  for (auto v = first; v != last; ++v) node->inputs.push_back(v->impl());
+  for (auto v = first; v != last; ++v) node->inputs.push_back(VarAccess::state(*v));
   auto state = std::make_shared<VarImpl<T, D>>();
   state->value = std::move(out);
   state->requires_grad = true;
   state->grad_fn = std::move(node);
-  return Var<T, D>::from_impl(std::move(state));
+  return VarAccess::make(std::move(state));
+}
+
+/// record() for the inputs in a vector.
+template <class T, class D, class Backward>
+Var<T, D> record(const char* name, Tensor<T, D> out, const std::vector<Var<T, D>>& inputs, Backward&& backward) {
+  return record(name, std::move(out), inputs.data(), inputs.data() + inputs.size(),
+                std::forward<Backward>(backward));
 }
 
 /// record() for a fixed list of inputs: `record(name, out, {a, b}, backward)`.

@@ -5,6 +5,7 @@
 // caller's OpenBLAS and OpenMP thread counts restored after it.
 
 #include "kt/backend/gemm_problem.hpp"
+#include "kt/core/error.hpp"
 
 #if defined(KT_ENABLE_CBLAS)
 // OpenBLAS' headers declare a global `typedef uint16_t bfloat16;`, which would make
@@ -89,7 +90,7 @@ void gemm_blas(const GemmProblem<T>& p, int threads) {
     const T* b = p.b + i * p.stride_b;
     T* c = p.c + i * p.stride_c;
     if constexpr (std::is_same_v<T, float>)
-      cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, p.alpha, a, lda, b, ldb, p.beta, c, ldc);
+      cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, float(p.alpha), a, lda, b, ldb, float(p.beta), c, ldc);
     else
       cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, p.alpha, a, lda, b, ldb, p.beta, c, ldc);
   }

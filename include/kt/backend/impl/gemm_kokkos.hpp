@@ -1,10 +1,8 @@
 #pragma once
 /// \file kt/backend/impl/gemm_kokkos.hpp
 /// kt's portable GEMM kernel: C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] (row-major) with
-/// Kokkos hierarchical parallelism only, so it runs on every execution space.
-///
-///     kt::GemmProblem<float> p;  /* m, n, k, pointers, lds as in gemm_problem.hpp */
-///     kt::impl::gemm_kokkos(Kokkos::OpenMP(), p);  // asynchronous on the instance
+/// Kokkos hierarchical parallelism only, so it runs on every execution space. Reached through
+/// kt::gemm / kt::matmul (GemmBackend::Kokkos), which validate the problem and handle k == 0.
 ///
 /// Design (Goto/BLIS blocking mapped onto a TeamPolicy):
 ///  - The league runs over batch x (m/mc) x (n/nc) tiles of C; one team owns one C tile.
@@ -23,6 +21,7 @@
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/core/dtype.hpp"
+#include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -33,7 +32,7 @@
 namespace kt::impl {
 
 /// The type a GEMM accumulates in: the compute type of floating dtypes (fp32 for kt::half and
-/// kt::bfloat16, double for double), int64 for integers (as kt::matmul).
+/// kt::bfloat16, double for double), int64 for integers (kt::matmul's integer kernel).
 template <class T>
 using gemm_acc_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, compute_t<T>>;
 
@@ -184,16 +183,13 @@ KT_IMPL_GEMM_MICRO_INLINE void gemm_micro(int kc, const Acc* KOKKOS_RESTRICT a,
     for (int j = 0; j < NR; ++j) c[i * ldc + j] = acc[i][j];
 }
 
-/// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] on `exec`; pointers in Exec's memory space.
-/// Asynchronous like any Kokkos kernel: fence `exec` before reading C on the host.
+/// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] on `exec`; pointers in Exec's memory space,
+/// the problem valid with k > 0. Asynchronous like any Kokkos kernel: fence `exec` before
+/// reading C on the host.
 template <class Exec, class T>
 void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
   KT_PROFILE_REGION("kt::gemm_kokkos");
-  validate(p, "kt::gemm_kokkos");
-  KT_REQUIRE(p.batch <= 1 || p.m == 0 || p.n == 0 || p.stride_c >= (p.m - 1) * p.ldc + p.n,
-             "kt::gemm_kokkos: the batch's C matrices overlap: stride_c=", p.stride_c, " with m=",
-             p.m, " n=", p.n, " ldc=", p.ldc);
-  if (p.m == 0 || p.n == 0 || p.batch == 0) return;
+  if (p.empty() || p.k == 0) return;
   using Acc = gemm_acc_t<T>;
   using Tiles = GemmTiles<Exec, Acc>;
   constexpr int MR = Tiles::MR, NR = Tiles::NR, KC = Tiles::KC;
@@ -250,7 +246,9 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
     const std::int64_t i0 = ti * mcap, j0 = tj * ncap;
     const int mcur = int(m - i0 < mcap ? m - i0 : mcap), ncur = int(n - j0 < ncap ? n - j0 : ncap);
     const int mp = (mcur + MR - 1) / MR, np = (ncur + NR - 1) / NR;  // micro-panels in use
-    auto& scratch = team.team_scratch(Tiles::scratch_level);
+    // int(...): a prvalue; passing the static member itself ODR-uses it, which nvcc rejects in
+    // device code.
+    auto& scratch = team.team_scratch(int(Tiles::scratch_level));
     Acc* const as = static_cast<Acc*>(scratch.get_shmem_aligned(a_len * sizeof(Acc), 64));
     Acc* const bs = static_cast<Acc*>(scratch.get_shmem_aligned(b_len * sizeof(Acc), 64));
     Acc* const cs = static_cast<Acc*>(scratch.get_shmem_aligned(c_len * sizeof(Acc), 64));
@@ -276,11 +274,7 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mcur), [&](int i) {
       T* const ci = cb + i * ldc;
       const Acc* const si = cs + i * ldcs;
-      if (k == 0) {
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
-          ci[j] = static_cast<T>(beta == Acc(0) ? Acc(0) : beta * gemm_load<Acc>(ci[j]));
-        });
-      } else if (beta == Acc(0)) {
+      if (beta == Acc(0)) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
           ci[j] = static_cast<T>(alpha * si[j]);
         });
@@ -291,12 +285,6 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
       }
     });
   });
-}
-
-/// The same on the execution space's default instance.
-template <class Exec, class T>
-void gemm_kokkos(const GemmProblem<T>& p) {
-  gemm_kokkos(Exec(), p);
 }
 
 }  // namespace kt::impl

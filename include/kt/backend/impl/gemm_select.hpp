@@ -5,7 +5,7 @@
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_blas.hpp"
 #include "kt/backend/impl/gemm_eigen.hpp"
-#include "kt/backend/tuning.hpp"
+#include "kt/backend/impl/tuning_state.hpp"
 #include "kt/core/device.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -22,8 +22,8 @@ inline constexpr bool host_library_ok_v =
 
 /// Every (back-end, threads) pair that can run the problem on Exec.
 template <class Exec, class T>
-std::vector<tuning::impl::Choice> gemm_candidates(int concurrency) {
-  std::vector<tuning::impl::Choice> out;
+std::vector<GemmChoice> gemm_candidates(int concurrency) {
+  std::vector<GemmChoice> out;
   std::vector<int> thread_counts{concurrency};
   if (concurrency > 1) thread_counts.insert(thread_counts.begin(), 1);
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -51,7 +51,7 @@ std::vector<tuning::impl::Choice> gemm_candidates(int concurrency) {
 /// OpenBLAS 20, 2 threads); the rest to BLAS. Figures behind these thresholds:
 /// docs/performance.md.
 template <class Exec, class T>
-tuning::impl::Choice gemm_heuristic(const GemmProblem<T>& p, int concurrency) {
+GemmChoice gemm_heuristic(const GemmProblem<T>& p, int concurrency) {
   const int threads = p.flops() < 2.0e6 ? 1 : concurrency;
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) return {GemmBackend::Cublas, concurrency, 0};

@@ -3,9 +3,11 @@
 // on a scratch copy of C and caches the fastest; later calls with the key reuse it.
 
 #include "kt/backend/gemm_problem.hpp"
+#include "kt/backend/impl/gemm_run.hpp"
 #include "kt/backend/impl/gemm_select.hpp"
-#include "kt/backend/tuning.hpp"
+#include "kt/backend/impl/tuning_state.hpp"
 #include "kt/core/impl/caching_allocator.hpp"
+#include "kt/core/impl/stream_events.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -14,19 +16,16 @@
 
 namespace kt::impl {
 
-template <class Exec, class T>
-void run_gemm(const Exec& exec, const GemmProblem<T>& p, const tuning::impl::Choice& choice);
-
 /// Best seconds per call of one candidate: one warm-up, then timed runs filling ~20 ms (at
 /// least 1, at most 50): tiny products need many runs for the minimum to be stable on a busy
 /// machine, and tuning a 2048^3 product should not take seconds.
 template <class Exec, class T>
-double time_gemm(const Exec& exec, const GemmProblem<T>& p, const tuning::impl::Choice& choice,
+double time_gemm(const Exec& exec, const GemmProblem<T>& p, const GemmChoice& choice,
                  std::uint64_t& runs) {
   using clock = std::chrono::steady_clock;
   auto timed_run = [&] {
     const auto start = clock::now();
-    run_gemm(exec, p, choice);
+    run_gemm_choice(exec, p, choice);
     exec.fence();
     ++runs;
     return std::chrono::duration<double>(clock::now() - start).count();
@@ -39,9 +38,9 @@ double time_gemm(const Exec& exec, const GemmProblem<T>& p, const tuning::impl::
 }
 
 template <class Exec, class T>
-tuning::impl::Choice tuned_gemm_choice(const Exec& exec, const GemmProblem<T>& p, int concurrency) {
-  auto& state = tuning::impl::State::instance();
-  const tuning::impl::Key key{p.m, p.n, p.k, p.batch, p.trans_a == Transpose::Yes,
+GemmChoice tuned_gemm_choice(const Exec& exec, const GemmProblem<T>& p, int concurrency) {
+  auto& state = TuningState::instance();
+  const TuningKey key{p.m, p.n, p.k, p.batch, p.trans_a == Transpose::Yes,
                               p.trans_b == Transpose::Yes, dtype_name<T>(), Exec::name(), concurrency};
   {
     std::lock_guard<std::mutex> lock(state.mutex);
@@ -55,12 +54,12 @@ tuning::impl::Choice tuned_gemm_choice(const Exec& exec, const GemmProblem<T>& p
   using MemSpace = typename Exec::memory_space;
   const std::int64_t c_elements = (p.batch - 1) * p.stride_c + (p.m - 1) * p.ldc + p.n;
   const Block scratch = Allocator<MemSpace>::instance().allocate(
-      static_cast<std::size_t>(c_elements) * sizeof(T), "kt::tuning scratch");
+      static_cast<std::size_t>(c_elements) * sizeof(T), "kt::tuning scratch", stream_id(exec));
   using View = Kokkos::View<T*, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   Kokkos::deep_copy(exec, View(static_cast<T*>(scratch.ptr), c_elements), View(p.c, c_elements));
   GemmProblem<T> trial = p;
   trial.c = static_cast<T*>(scratch.ptr);
-  tuning::impl::Choice best;
+  GemmChoice best;
   best.seconds = 1e300;
   std::uint64_t runs = 0;
   try {

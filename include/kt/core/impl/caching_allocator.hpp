@@ -1,10 +1,14 @@
 #pragma once
 // The one allocator layer every kt allocation goes through: counts bytes per memory space
-// and, when caching is on, keeps freed blocks in size-binned free lists for reuse.
+// and, when caching is on, keeps freed blocks in size-binned free lists for reuse — per
+// stream, so a block is never handed to one execution-space instance while work queued on
+// another may still use it (kt/core/impl/block_cache.hpp).
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/block_cache.hpp"
 #include "kt/core/impl/format.hpp"
 #include "kt/core/impl/memory_space_name.hpp"
+#include "kt/core/impl/stream_events.hpp"
 #include "kt/core/memory_stats.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -15,15 +19,16 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
-#include <unordered_map>
 #include <vector>
 
 namespace kt::impl {
 
-/// A block handed out by the allocator: the pointer and the size it really occupies.
+/// A block handed out by the allocator: the pointer, the size it really occupies, and the
+/// stream it was allocated for.
 struct Block {
   void* ptr = nullptr;
   std::size_t bytes = 0;
+  StreamId stream = nullptr;
 };
 
 /// Size bins: 512-byte granules up to 4 KiB, then four bins per power of two, so a cached
@@ -38,14 +43,6 @@ inline std::size_t bin_size(std::size_t bytes) {
   return rounded < bytes ? bytes : rounded;  // overflow: no rounding for absurd sizes
 }
 
-/// Caching is on by default everywhere: device allocations (cudaMalloc) synchronise, and
-/// large host allocations (mmap'd by glibc above 32 MiB) pay page faults on every first touch —
-/// a 64 MiB elementwise result costs ~6x its arithmetic without the cache.
-template <class MemSpace>
-constexpr bool caching_default() {
-  return true;
-}
-
 template <class MemSpace>
 class Allocator {
 public:
@@ -55,16 +52,15 @@ public:
     return *allocator;
   }
 
-  /// Returns a block of at least `bytes` (> 0) bytes; throws kt::Error when memory runs out.
-  Block allocate(std::size_t bytes, const char* label) {
+  /// Returns a block of at least `bytes` (> 0) bytes for work ordered on `stream`; throws
+  /// kt::Error when memory runs out.
+  Block allocate(std::size_t bytes, const char* label, StreamId stream = nullptr) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.num_allocs;
-    Block block{nullptr, caching_ ? bin_size(bytes) : bytes};
+    Block block{nullptr, caching_ ? bin_size(bytes) : bytes, stream};
     if (caching_) {
-      auto it = free_.find(block.bytes);
-      if (it != free_.end() && !it->second.empty()) {
-        block.ptr = it->second.back();
-        it->second.pop_back();
+      block.ptr = cache_.take(block.bytes, stream);
+      if (block.ptr != nullptr) {
         ++stats_.num_cache_hits;
         count_allocated(block.bytes);
         return block;
@@ -86,12 +82,15 @@ public:
     return block;
   }
 
-  void deallocate(Block block) noexcept {
+  /// Takes a block back. `used_on`: other streams that used it (Storage::record_stream); it
+  /// is reused only once their work queued so far is done.
+  void deallocate(Block block, const std::vector<StreamId>& used_on = {}) noexcept {
     std::lock_guard<std::mutex> lock(mutex_);
     stats_.allocated -= block.bytes;
     if (caching_ && block.bytes == bin_size(block.bytes)) {
-      free_[block.bytes].push_back(block.ptr);
+      cache_.give_back(block.ptr, block.bytes, block.stream, used_on);
     } else {
+      // Not cached: the memory goes back to the system, which (cudaFree) waits for the device.
       system_deallocate(block);
     }
   }
@@ -156,17 +155,16 @@ private:
   }
 
   void empty_cache_locked() {
-    for (auto& [bytes, blocks] : free_) {
-      for (void* ptr : blocks) system_deallocate(Block{ptr, bytes});
-      blocks.clear();
-    }
-    free_.clear();
+    cache_.clear([this](void* ptr, std::size_t bytes) { system_deallocate(Block{ptr, bytes}); });
   }
 
   mutable std::mutex mutex_;
-  std::unordered_map<std::size_t, std::vector<void*>> free_;
+  BlockCache<typename events_of<MemSpace>::type> cache_;
   MemoryStats stats_;
-  bool caching_ = caching_default<MemSpace>();
+  // On by default everywhere: device allocations (cudaMalloc) synchronise, and large host
+  // allocations (mmap'd by glibc above 32 MiB) pay page faults on every first touch — a
+  // 64 MiB elementwise result costs ~6x its arithmetic without the cache.
+  bool caching_ = true;
 };
 
 }  // namespace kt::impl

@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <string>
 
 namespace kt::impl {
@@ -13,6 +14,19 @@ namespace kt::impl {
 #else
 #define KT_KOKKOS_MATH ::Kokkos::Experimental
 #endif
+
+/// a * b + c rounded once (Kokkos 3.4 has no Kokkos::fma): the same result on every device,
+/// whatever a compiler would contract on its own.
+template <class C>
+KOKKOS_INLINE_FUNCTION C fma(C a, C b, C c) {
+#if KOKKOS_VERSION >= 40000
+  return Kokkos::fma(a, b, c);
+#elif defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return ::fma(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
 
 /// Initialises Kokkos with a thread count and GPU index (-1: Kokkos' default).
 inline void initialize_kokkos(int num_threads, int device_id) {

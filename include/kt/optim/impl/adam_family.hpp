@@ -1,21 +1,20 @@
 #pragma once
 // What kt::optim::Adam and kt::optim::AdamW share: their options (a CRTP base, so chained
-// setters return the derived options type) and the optimizer (state, validation, the step
-// loop); they differ only in how weight decay enters, a compile-time flag.
+// setters return the derived options type) and the step loop; they differ only in how weight
+// decay enters, a compile-time flag.
 
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/optim/impl/adam_impl.hpp"
-#include "kt/optim/optimizer.hpp"
+#include "kt/optim/impl/validate.hpp"
+#include "kt/optim/options_optimizer.hpp"
 #include "kt/tensor/factories.hpp"
 
-#include <cmath>
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
-namespace kt::optim::impl {
+namespace kt::impl {
 
 /// Adam's hyperparameters with setters that return `Derived&`.
 template <class Derived>
@@ -41,6 +40,27 @@ public:
   bool amsgrad() const { return amsgrad_; }
   bool maximize() const { return maximize_; }
 
+  /// kt::Error when lr, eps or weight_decay is negative or a beta is outside [0, 1).
+  void validate(const char* optimizer) const {
+    require_non_negative(optimizer, "learning rate", lr_);
+    require_non_negative(optimizer, "epsilon", eps_);
+    KT_REQUIRE(beta1_ >= 0 && beta1_ < 1, optimizer, ": invalid beta1 ", beta1_, " (expected 0 <= beta1 < 1)");
+    KT_REQUIRE(beta2_ >= 0 && beta2_ < 1, optimizer, ": invalid beta2 ", beta2_, " (expected 0 <= beta2 < 1)");
+    require_non_negative(optimizer, "weight_decay", weight_decay_);
+  }
+
+  /// The hyperparameters by name (kt::optim::OptimizerWithOptions).
+  template <class Self, class F>
+  static void fields(Self& s, F&& f) {
+    f("lr", s.lr_);
+    f("beta1", s.beta1_);
+    f("beta2", s.beta2_);
+    f("eps", s.eps_);
+    f("weight_decay", s.weight_decay_);
+    f("amsgrad", s.amsgrad_);
+    f("maximize", s.maximize_);
+  }
+
 protected:
   AdamOptionsBase(double lr, double weight_decay) : lr_(lr), weight_decay_(weight_decay) {}
 
@@ -53,24 +73,17 @@ private:
 /// Adam (Decoupled = false: weight decay as an L2 term of the gradient) or AdamW
 /// (Decoupled = true: p ← (1 − lr·wd)·p).
 template <class T, class D, class Options, bool Decoupled>
-class AdamFamily : public Optimizer<T, D> {
-  using Base = Optimizer<T, D>;
+class AdamFamily : public optim::OptimizerWithOptions<T, D, Options> {
   using C = compute_t<T>;
 
-public:
-  const Options& options() const { return options_; }
-  /// Replaces all hyperparameters (validated first).
-  void set_options(const Options& options) {
-    validate(options);
-    options_ = options;
-  }
+protected:
+  AdamFamily(std::vector<Var<T, D>> params, const Options& options, const char* qualified_name)
+      : optim::OptimizerWithOptions<T, D, Options>(std::move(params), options, qualified_name) {}
 
-  double lr() const override { return options_.lr(); }
-  void set_lr(double lr) override { set_options(Options(options_).lr(lr)); }
-
-  void step() override {
-    KT_PROFILE_REGION(step_label());
-    const auto& o = options_;
+  void update() override {
+    const char* label = Decoupled ? "kt::optim::AdamW::step" : "kt::optim::Adam::step";
+    KT_PROFILE_REGION(label);
+    const auto& o = this->options();
     const auto& ps = this->params();
     for (std::size_t i = 0; i < ps.size(); ++i) {
       const auto& grad = ps[i].grad();
@@ -85,61 +98,18 @@ public:
       const auto exp_avg_sq = tensor("exp_avg_sq");
       const auto max_exp_avg_sq = o.amsgrad() ? tensor("max_exp_avg_sq") : Tensor<C, D>();
       st.step += 1;
-      const auto args = adam_args<C>(o.lr(), o.beta1(), o.beta2(), o.eps(),
-                                     Decoupled ? 0.0 : o.weight_decay(),
-                                     Decoupled ? o.weight_decay() : 0.0, o.amsgrad(), o.maximize(),
-                                     st.step);
-      adam_step(step_label(), ps[i].data(), grad, exp_avg, exp_avg_sq, max_exp_avg_sq, args);
+      adam_step(label, ps[i].data(), grad, exp_avg, exp_avg_sq, max_exp_avg_sq, adam_args<C>(o, Decoupled, st.step));
     }
-  }
-
-  std::map<std::string, double> hyperparameters() const override {
-    const auto& o = options_;
-    return {{"lr", o.lr()},           {"beta1", o.beta1()},
-            {"beta2", o.beta2()},     {"eps", o.eps()},
-            {"weight_decay", o.weight_decay()}, {"amsgrad", o.amsgrad() ? 1.0 : 0.0},
-            {"maximize", o.maximize() ? 1.0 : 0.0}};
-  }
-
-  void set_hyperparameters(const std::map<std::string, double>& h) override {
-    Options o = options_;
-    for (const auto& [key, v] : h) {
-      if (key == "lr") o.lr(v);
-      else if (key == "beta1") o.beta1(v);
-      else if (key == "beta2") o.beta2(v);
-      else if (key == "eps") o.eps(v);
-      else if (key == "weight_decay") o.weight_decay(v);
-      else if (key == "amsgrad") o.amsgrad(v != 0);
-      else if (key == "maximize") o.maximize(v != 0);
-      else KT_THROW(this->name(), "::set_hyperparameters: unknown hyperparameter \"", key,
-                    "\" (expected lr, beta1, beta2, eps, weight_decay, amsgrad, maximize)");
-    }
-    set_options(o);
-  }
-
-protected:
-  AdamFamily(std::vector<Var<T, D>> params, const Options& options, const char* qualified_name)
-      : Base(std::move(params), qualified_name), options_(options) {}
-
-  /// Called by the final class's constructor, where name() is already its own.
-  void validate(const Options& o) const {
-    this->require_non_negative("learning rate", o.lr());
-    this->require_non_negative("epsilon", o.eps());
-    KT_REQUIRE(o.beta1() >= 0 && o.beta1() < 1, this->name(), ": invalid beta1 ", o.beta1(),
-               " (expected 0 <= beta1 < 1)");
-    KT_REQUIRE(o.beta2() >= 0 && o.beta2() < 1, this->name(), ": invalid beta2 ", o.beta2(),
-               " (expected 0 <= beta2 < 1)");
-    this->require_non_negative("weight_decay", o.weight_decay());
   }
 
   std::vector<std::string> state_names() const override {
-    if (options_.amsgrad()) return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"};
+    if (this->options().amsgrad()) return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"};
     return {"exp_avg", "exp_avg_sq"};
   }
 
   /// A state is empty, or has taken steps and holds every moment this optimizer uses.
-  void check_state(std::size_t i, const typename Base::state_type& s) const override {
-    Base::check_state(i, s);
+  void check_state(std::size_t i, const typename optim::Optimizer<T, D>::state_type& s) const override {
+    optim::Optimizer<T, D>::check_state(i, s);
     if (s.empty()) return;
     for (const auto& n : state_names())
       KT_REQUIRE(s.has(n), this->name(), ": the state of parameter ", i, " (step ", s.step,
@@ -147,11 +117,6 @@ protected:
     KT_REQUIRE(s.step > 0, this->name(), ": the state of parameter ", i,
                " has moment tensors but step 0 (expected >= 1)");
   }
-
-private:
-  const char* step_label() const { return Decoupled ? "kt::optim::AdamW::step" : "kt::optim::Adam::step"; }
-
-  Options options_;
 };
 
-}  // namespace kt::optim::impl
+}  // namespace kt::impl

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <cstdint>
 
-namespace kt::optim::impl {
+namespace kt::impl {
 
 /// The hyperparameters of one Adam update in the compute type (copied into the kernel).
 template <class C>
@@ -28,15 +28,26 @@ struct AdamStepArgs {
   bool amsgrad, maximize;
 };
 
-/// The step-dependent scalars, computed in double on the host as PyTorch does in Python.
-template <class C>
-AdamStepArgs<C> adam_args(double lr, double beta1, double beta2, double eps, double l2,
-                          double decoupled_decay, bool amsgrad, bool maximize, std::int64_t step) {
-  const double bias_correction1 = 1.0 - std::pow(beta1, static_cast<double>(step));
-  const double bias_correction2 = 1.0 - std::pow(beta2, static_cast<double>(step));
-  return AdamStepArgs<C>{C(beta1), C(1.0 - beta1), C(beta2), C(1.0 - beta2), C(l2),
-                         C(1.0 - lr * decoupled_decay), C(-(lr / bias_correction1)),
-                         C(std::sqrt(bias_correction2)), C(eps), amsgrad, maximize};
+/// The scalars of step `step` of an Adam-family optimizer, computed in double on the host as
+/// PyTorch does in Python. `Decoupled`: AdamW's weight decay (p ← (1 − lr·wd)·p) instead of
+/// Adam's L2 term in the gradient.
+template <class C, class Options>
+AdamStepArgs<C> adam_args(const Options& o, bool decoupled, std::int64_t step) {
+  const double bias_correction1 = 1.0 - std::pow(o.beta1(), static_cast<double>(step));
+  const double bias_correction2 = 1.0 - std::pow(o.beta2(), static_cast<double>(step));
+  AdamStepArgs<C> a;
+  a.beta1 = C(o.beta1());
+  a.one_minus_beta1 = C(1.0 - o.beta1());
+  a.beta2 = C(o.beta2());
+  a.one_minus_beta2 = C(1.0 - o.beta2());
+  a.l2 = C(decoupled ? 0.0 : o.weight_decay());
+  a.decay = C(1.0 - o.lr() * (decoupled ? o.weight_decay() : 0.0));
+  a.neg_step_size = C(-(o.lr() / bias_correction1));
+  a.bias_correction2_sqrt = C(std::sqrt(bias_correction2));
+  a.eps = C(o.eps());
+  a.amsgrad = o.amsgrad();
+  a.maximize = o.maximize();
+  return a;
 }
 
 /// PyTorch's single-tensor Adam/AdamW on one parameter:
@@ -61,7 +72,8 @@ void adam_kernel(const char* label, const Tensor<T, D>& param, const Tensor<T, D
   const C beta1 = a.beta1, one_minus_beta1 = a.one_minus_beta1, beta2 = a.beta2,
           one_minus_beta2 = a.one_minus_beta2, neg_step_size = a.neg_step_size,
           bias_correction2_sqrt = a.bias_correction2_sqrt, eps = a.eps;
-  kt::impl::parallel_for<D>(label, static_cast<std::int64_t>(p.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
+  parallel_for(D(), label, param.numel(), KOKKOS_LAMBDA(std::int64_t i) {
+    (void)vmax;  // named before the `if constexpr` (nvcc: see kt/optim/impl/sgd_impl.hpp)
     const C x0 = static_cast<C>(p(i));
     const C d = sign * static_cast<C>(g(i)) + l2 * x0;
     const C x = x0 * decay;
@@ -86,4 +98,4 @@ void adam_step(const char* label, const Tensor<T, D>& param, const Tensor<T, D>&
   else adam_kernel<false>(label, param, grad, exp_avg, exp_avg_sq, max_exp_avg_sq, a);
 }
 
-}  // namespace kt::optim::impl
+}  // namespace kt::impl

@@ -4,6 +4,7 @@
 // total norm is bit-identical on every host device at every thread count.
 
 #include "kt/core/dtype.hpp"
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/tensor/impl/reduce_impl.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -12,7 +13,7 @@
 
 #include <cstdint>
 
-namespace kt::optim::impl {
+namespace kt::impl {
 
 /// Σ |x|^p in double (p = 1 and p = 2 without pow).
 template <class T>
@@ -48,12 +49,11 @@ struct AbsMaxReducer {
 /// Σ |g|^p (or max |g| when `inf`) of one gradient, on the host.
 template <class T, class D>
 double grad_norm_part(const Tensor<T, D>& g, double p, bool inf) {
-  using kt::impl::FinishValue;
   if (inf)
-    return kt::impl::reduce_all<double, false>("kt::clip_grad_norm_::norm", g, AbsMaxReducer<T>{},
-                                               FinishValue<double>{}).item();
-  return kt::impl::reduce_all<double, false>("kt::clip_grad_norm_::norm", g, PowSumReducer<T>{p},
-                                             FinishValue<double>{}).item();
+    return reduce_all<double, false>(D(), "kt::clip_grad_norm_::norm", g, AbsMaxReducer<T>{}, FinishValue<double>{})
+        .item();
+  return reduce_all<double, false>(D(), "kt::clip_grad_norm_::norm", g, PowSumReducer<T>{p}, FinishValue<double>{})
+      .item();
 }
 
 /// g ← coef·g in compute_t<T>.
@@ -62,8 +62,8 @@ void scale_grad(const Tensor<T, D>& grad, double coef) {
   using C = compute_t<T>;
   const auto g = grad.view();
   const C c = static_cast<C>(coef);
-  Kokkos::parallel_for("kt::clip_grad_norm_::scale", Kokkos::RangePolicy<D>(0, g.extent(0)),
-                       KOKKOS_LAMBDA(std::size_t i) { g(i) = static_cast<T>(static_cast<C>(g(i)) * c); });
+  parallel_for(D(), "kt::clip_grad_norm_::scale", grad.numel(),
+               KOKKOS_LAMBDA(std::int64_t i) { g(i) = static_cast<T>(static_cast<C>(g(i)) * c); });
 }
 
-}  // namespace kt::optim::impl
+}  // namespace kt::impl

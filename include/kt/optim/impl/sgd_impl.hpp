@@ -8,7 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
-namespace kt::optim::impl {
+namespace kt::impl {
 
 /// The hyperparameters of one SGD update, in the compute type (copied into the kernel).
 template <class C>
@@ -38,8 +38,10 @@ void sgd_kernel(const Tensor<T, D>& param, const Tensor<T, D>& grad, const Tenso
   // The step direction is use_d·d + use_m·m: Nesterov (1, μ), classic momentum (0, 1).
   const C use_d = a.nesterov ? C(1) : C(0), use_m = a.nesterov ? a.momentum : C(1);
   const bool first = a.first;
-  kt::impl::parallel_for<D>(
-      "kt::optim::SGD::step", static_cast<std::int64_t>(p.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
+  parallel_for(D(), "kt::optim::SGD::step", param.numel(), KOKKOS_LAMBDA(std::int64_t i) {
+        // Every capture is named before the `if constexpr`: nvcc rejects an extended lambda
+        // whose first use of a captured variable is inside one.
+        (void)b, (void)keep, (void)use_d, (void)use_m, (void)first;
         const C x = static_cast<C>(p(i));
         const C d = sign * static_cast<C>(g(i)) + wd * x;
         if constexpr (Momentum) {
@@ -59,4 +61,4 @@ void sgd_step(const Tensor<T, D>& param, const Tensor<T, D>& grad, const Tensor<
   else sgd_kernel<false>(param, grad, buf, a);
 }
 
-}  // namespace kt::optim::impl
+}  // namespace kt::impl

@@ -1,17 +1,22 @@
 #pragma once
 // The element passes of kt/tensor/linear.hpp: the forward epilogue y = act(y + b) and the
-// backward pass dz = dy ⊙ act'(z) fused with the bias gradient db = Σ_rows dz.
+// backward pass dz = dy ⊙ act'(z) fused with the bias gradient db = Σ_rows dz. `Act` is an
+// activation functor of kt/tensor/impl/ops.hpp (value and derivative written once there).
 
 #include "kt/core/impl/parallel_for.hpp"
-#include "kt/tensor/impl/activation.hpp"
+#include "kt/tensor/activation.hpp"
+#include "kt/tensor/impl/ops.hpp"
+#include "kt/tensor/impl/with_activation.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 
 namespace kt::impl {
 
+/// The one shape check of the Linear path: x (N, in), w (out, in), b (out) or undefined.
 template <class T, class D>
 void check_linear(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, D>& b) {
   static_assert(is_floating_dtype_v<T>, "kt::linear: needs a floating dtype");
@@ -31,75 +36,65 @@ inline constexpr bool linear_runs_on_host_v = Kokkos::SpaceAccessibility<D, Kokk
 
 /// One row of the forward epilogue, the flags as template arguments so the loop has no
 /// condition left and vectorises.
-template <Activation A, bool Bias, bool Keep, class T>
+template <class Act, bool Bias, bool Keep, class T>
 KOKKOS_INLINE_FUNCTION void linear_epilogue_row(T* out, const T* bias, T* z, std::int64_t cols) {
   using C = compute_t<T>;
   for (std::int64_t j = 0; j < cols; ++j) {
     C v = static_cast<C>(out[j]);
     if constexpr (Bias) v += static_cast<C>(bias[j]);
     if constexpr (Keep) z[j] = static_cast<T>(v);
-    out[j] = static_cast<T>(activate<A>(v));
+    out[j] = static_cast<T>(Act{}(v));
   }
 }
 
-/// The forward epilogue for one activation (a template, not a generic lambda wrapping a
-/// KOKKOS_LAMBDA, which nvcc rejects). Host: rows in parallel, the bias / keep flags tested
-/// once per row. Other devices: one element per thread.
-template <Activation A, class T, class D>
-void linear_epilogue_kernel(const Tensor<T, D>& y, const Tensor<T, D>& b, const Tensor<T, D>& pre) {
+/// y = act(y + b) in place (b optional); keeps z = y + b in `pre` when it is defined. Host:
+/// rows in parallel, the bias / keep flags tested once per row. Other devices: one element per
+/// thread. (A template over the activation functor, not a generic lambda wrapping a
+/// KOKKOS_LAMBDA, which nvcc rejects.)
+template <class Act, class T, class D>
+void linear_epilogue(const D& exec, const Tensor<T, D>& y, const Tensor<T, D>& b, const Tensor<T, D>& pre) {
+  if (y.numel() == 0 || (std::is_same_v<Act, op::Identity> && !b.defined() && !pre.defined())) return;
   const auto out = y.view();
   const auto bias = b.defined() ? b.view() : typename Tensor<T, D>::view_type();
   const auto z = pre.defined() ? pre.view() : typename Tensor<T, D>::view_type();
   const bool has_bias = b.defined(), keep = pre.defined();
   const std::int64_t rows = y.size(0), cols = y.size(1);
   if constexpr (linear_runs_on_host_v<D>) {
-    impl::parallel_for<D>("kt::linear::epilogue", rows, KOKKOS_LAMBDA(std::int64_t i) {
+    parallel_for(exec, "kt::linear::epilogue", rows, KOKKOS_LAMBDA(std::int64_t i) {
       T* o = out.data() + i * cols;
       const T* bj = has_bias ? bias.data() : nullptr;
       T* zi = keep ? z.data() + i * cols : nullptr;
       if (has_bias) {
-        if (keep) linear_epilogue_row<A, true, true>(o, bj, zi, cols);
-        else linear_epilogue_row<A, true, false>(o, bj, zi, cols);
+        if (keep) linear_epilogue_row<Act, true, true>(o, bj, zi, cols);
+        else linear_epilogue_row<Act, true, false>(o, bj, zi, cols);
       } else {
-        if (keep) linear_epilogue_row<A, false, true>(o, bj, zi, cols);
-        else linear_epilogue_row<A, false, false>(o, bj, zi, cols);
+        if (keep) linear_epilogue_row<Act, false, true>(o, bj, zi, cols);
+        else linear_epilogue_row<Act, false, false>(o, bj, zi, cols);
       }
     }, rows * cols);
   } else {
     using C = compute_t<T>;
-    Kokkos::parallel_for("kt::linear::epilogue", Kokkos::RangePolicy<D>(0, rows * cols),
-                         KOKKOS_LAMBDA(std::int64_t e) {
-                           C v = static_cast<C>(out(e));
-                           if (has_bias) v += static_cast<C>(bias(e % cols));
-                           if (keep) z(e) = static_cast<T>(v);
-                           out(e) = static_cast<T>(activate<A>(v));
-                         });
-  }
-}
-
-/// y = act(y + b) in place (b optional); keeps z = y + b in `pre` when it is defined.
-template <class T, class D>
-void linear_epilogue(const Tensor<T, D>& y, const Tensor<T, D>& b, Activation act, const Tensor<T, D>& pre) {
-  if (y.numel() == 0 || (act == Activation::Identity && !b.defined() && !pre.defined())) return;
-  switch (act) {
-    case Activation::ReLU: return linear_epilogue_kernel<Activation::ReLU>(y, b, pre);
-    case Activation::GELU: return linear_epilogue_kernel<Activation::GELU>(y, b, pre);
-    case Activation::Tanh: return linear_epilogue_kernel<Activation::Tanh>(y, b, pre);
-    default: return linear_epilogue_kernel<Activation::Identity>(y, b, pre);
+    parallel_for(exec, "kt::linear::epilogue", rows * cols, KOKKOS_LAMBDA(std::int64_t e) {
+      C v = static_cast<C>(out(e));
+      if (has_bias) v += static_cast<C>(bias(e % cols));
+      if (keep) z(e) = static_cast<T>(v);
+      out(e) = static_cast<T>(Act{}(v));
+    });
   }
 }
 
 /// Columns per host thread in the backward epilogue: 64 floats, a few cache lines per row.
 inline constexpr std::int64_t linear_grad_column_block = 64;
 
-/// The backward epilogue for one activation. Every column's bias gradient is summed over the
-/// rows in row order by one thread, so db is bit-identical at any thread count. Host: each
-/// thread takes a block of 64 columns and walks all rows in order (contiguous, vectorised
-/// rows; per-column sums in registers/L1). Other devices: one thread per column (adjacent
-/// threads read adjacent elements).
-template <Activation A, class T, class D>
-void linear_grad_epilogue_kernel(const Tensor<T, D>& dy, const Tensor<T, D>& y_out, const Tensor<T, D>& pre,
-                                 const Tensor<T, D>& dz, const Tensor<T, D>& db) {
+/// dz = dy ⊙ act'(z) and, when db is defined, db = Σ_rows dz. Every column's bias gradient is
+/// summed over the rows in row order by one thread, so db is bit-identical at any thread
+/// count. Host: each thread takes a block of 64 columns and walks all rows in order
+/// (contiguous, vectorised rows; per-column sums in registers/L1). Other devices: one thread
+/// per column (adjacent threads read adjacent elements). `pre` is read only by activations
+/// whose derivative needs the input (GELU); the others use the output y.
+template <class Act, class T, class D>
+void linear_grad_epilogue_kernel(const D& exec, const Tensor<T, D>& dy, const Tensor<T, D>& y_out,
+                                 const Tensor<T, D>& pre, const Tensor<T, D>& dz, const Tensor<T, D>& db) {
   using C = compute_t<T>;
   const auto g = dy.view();
   const auto y = y_out.view();
@@ -111,57 +106,51 @@ void linear_grad_epilogue_kernel(const Tensor<T, D>& dy, const Tensor<T, D>& y_o
   if constexpr (linear_runs_on_host_v<D>) {
     constexpr std::int64_t block = linear_grad_column_block;
     const std::int64_t blocks = (cols + block - 1) / block;
-    impl::parallel_for<D>("kt::linear::backward_epilogue", blocks,
-                         KOKKOS_LAMBDA(std::int64_t q) {
-                           const std::int64_t j0 = q * block;
-                           const std::int64_t width = cols - j0 < block ? cols - j0 : block;
-                           C sum[block];
-                           for (std::int64_t j = 0; j < width; ++j) sum[j] = C(0);
-                           for (std::int64_t i = 0; i < rows; ++i) {
-                             const std::int64_t e0 = i * cols + j0;
-                             const T* gi = g.data() + e0;
-                             const T* yi = y.data() + e0;
-                             const T* zi = z.data() + e0;
-                             T* oi = out.data() + e0;
-                             for (std::int64_t j = 0; j < width; ++j) {
-                               const C d = activation_backprop<A>(static_cast<C>(gi[j]), static_cast<C>(zi[j]),
-                                                                  static_cast<C>(yi[j]));
-                               oi[j] = static_cast<T>(d);
-                               sum[j] += d;
-                             }
-                           }
-                           if (has_bias)
-                             for (std::int64_t j = 0; j < width; ++j) bias(j0 + j) = static_cast<T>(sum[j]);
-                         }, rows * cols);
+    parallel_for(exec, "kt::linear::backward_epilogue", blocks, KOKKOS_LAMBDA(std::int64_t q) {
+      const std::int64_t j0 = q * block;
+      const std::int64_t width = cols - j0 < block ? cols - j0 : block;
+      C sum[block];
+      for (std::int64_t j = 0; j < width; ++j) sum[j] = C(0);
+      for (std::int64_t i = 0; i < rows; ++i) {
+        const std::int64_t e0 = i * cols + j0;
+        const T* gi = g.data() + e0;
+        const T* yi = y.data() + e0;
+        const T* zi = z.data() + e0;
+        T* oi = out.data() + e0;
+        for (std::int64_t j = 0; j < width; ++j) {
+          const C d = Act{}.grad(static_cast<C>(gi[j]), static_cast<C>(zi[j]), static_cast<C>(yi[j]));
+          oi[j] = static_cast<T>(d);
+          sum[j] += d;
+        }
+      }
+      if (has_bias)
+        for (std::int64_t j = 0; j < width; ++j) bias(j0 + j) = static_cast<T>(sum[j]);
+    }, rows * cols);
   } else {
-    Kokkos::parallel_for("kt::linear::backward_epilogue", Kokkos::RangePolicy<D>(0, cols),
-                         KOKKOS_LAMBDA(std::int64_t j) {
-                           C sum = C(0);
-                           for (std::int64_t i = 0; i < rows; ++i) {
-                             const std::int64_t e = i * cols + j;
-                             const C d = activation_backprop<A>(static_cast<C>(g(e)), static_cast<C>(z(e)),
-                                                                static_cast<C>(y(e)));
-                             out(e) = static_cast<T>(d);
-                             sum += d;
-                           }
-                           if (has_bias) bias(j) = static_cast<T>(sum);
-                         });
+    parallel_for(exec, "kt::linear::backward_epilogue", cols, KOKKOS_LAMBDA(std::int64_t j) {
+      C sum = C(0);
+      for (std::int64_t i = 0; i < rows; ++i) {
+        const std::int64_t e = i * cols + j;
+        const C d = Act{}.grad(static_cast<C>(g(e)), static_cast<C>(z(e)), static_cast<C>(y(e)));
+        out(e) = static_cast<T>(d);
+        sum += d;
+      }
+      if (has_bias) bias(j) = static_cast<T>(sum);
+    });
   }
 }
 
-/// dz = dy ⊙ act'(z) and, when db is defined, db = Σ_rows dz (deterministic: see above).
-template <class T, class D, class Fwd>
-void linear_grad_epilogue(const Tensor<T, D>& dy, const Fwd& fwd, Activation act, const Tensor<T, D>& dz,
-                          const Tensor<T, D>& db) {
-  switch (act) {
-    case Activation::ReLU:
-      return linear_grad_epilogue_kernel<Activation::ReLU>(dy, fwd.output, fwd.pre_activation, dz, db);
-    case Activation::GELU:
-      return linear_grad_epilogue_kernel<Activation::GELU>(dy, fwd.output, fwd.pre_activation, dz, db);
-    case Activation::Tanh:
-      return linear_grad_epilogue_kernel<Activation::Tanh>(dy, fwd.output, fwd.pre_activation, dz, db);
-    default: return linear_grad_epilogue_kernel<Activation::Identity>(dy, fwd.output, fwd.pre_activation, dz, db);
-  }
+/// The backward epilogue for an activation chosen at run time; `pre` must be defined for
+/// activations whose derivative reads the input (GELU).
+template <class T, class D>
+void linear_grad_epilogue(const D& exec, const Tensor<T, D>& dy, const Tensor<T, D>& y_out, const Tensor<T, D>& pre,
+                          Activation act, const Tensor<T, D>& dz, const Tensor<T, D>& db) {
+  with_activation(act, [&](auto a) {
+    using Act = decltype(a);
+    KT_REQUIRE(!Act::uses_input || pre.defined(), "kt::linear_backward: ", to_string(act),
+               " needs the pre-activation kept by kt::linear_forward");
+    linear_grad_epilogue_kernel<Act>(exec, dy, y_out, pre, dz, db);
+  });
 }
 
 }  // namespace kt::impl

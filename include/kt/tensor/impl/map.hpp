@@ -1,7 +1,7 @@
 #pragma once
-// The elementwise kernels every op is built from: out = f(a), out = f(a, b) with
-// broadcasting, and the in-place a = f(a, b). Values are read in T, computed in compute_t<T>
-// and written as R.
+// The elementwise kernels every op is built from, on an execution-space instance:
+// out = f(a), out = f(a, b) with broadcasting, and the in-place a = f(a), a = f(a, b).
+// Values are read in T, computed in compute_t<T> and written as R.
 
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/profiling.hpp"
@@ -10,6 +10,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+#include <type_traits>
+
 namespace kt::impl {
 
 template <class T, class D>
@@ -17,38 +20,40 @@ void require_defined(const Tensor<T, D>& t, const char* op, const char* which) {
   KT_REQUIRE(t.defined(), op, ": ", which, " is an undefined tensor");
 }
 
+/// out = f(a), out of dtype R.
 template <class R, class T, class D, class F>
-Tensor<R, D> unary_map(const char* op, const Tensor<T, D>& a, F f) {
+Tensor<R, D> unary_map(const D& exec, const char* op, const Tensor<T, D>& a, F f) {
   require_defined(a, op, "the input");
-  Tensor<R, D> out(a.shape());
+  Tensor<R, D> out(a.shape(), exec);
   const auto x = a.view();
   const auto y = out.view();
-  impl::parallel_for<D>(op, static_cast<std::int64_t>(x.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
+  parallel_for(exec, op, a.numel(), KOKKOS_LAMBDA(std::int64_t i) {
     y(i) = static_cast<R>(f(static_cast<compute_t<T>>(x(i))));
   });
   return out;
 }
 
+/// out = f(a, b) with NumPy broadcasting, out of dtype R.
 template <class R, class T, class D, class F>
-Tensor<R, D> binary_map(const char* op, const Tensor<T, D>& a, const Tensor<T, D>& b, F f) {
+Tensor<R, D> binary_map(const D& exec, const char* op, const Tensor<T, D>& a, const Tensor<T, D>& b, F f) {
   require_defined(a, op, "the left operand");
   require_defined(b, op, "the right operand");
   using C = compute_t<T>;
   const auto x = a.view();
   const auto y = b.view();
   if (a.shape() == b.shape()) {  // the common case needs no index arithmetic
-    Tensor<R, D> out(a.shape());
+    Tensor<R, D> out(a.shape(), exec);
     const auto z = out.view();
-    impl::parallel_for<D>(op, static_cast<std::int64_t>(z.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
+    parallel_for(exec, op, out.numel(), KOKKOS_LAMBDA(std::int64_t i) {
       z(i) = static_cast<R>(f(static_cast<C>(x(i)), static_cast<C>(y(i))));
     });
     return out;
   }
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), op);
-  Tensor<R, D> out(shape);
+  Tensor<R, D> out(shape, exec);
   const auto z = out.view();
   const BroadcastIndex index(shape, a.shape(), b.shape());
-  impl::parallel_for<D>(op, static_cast<std::int64_t>(z.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
+  parallel_for(exec, op, out.numel(), KOKKOS_LAMBDA(std::int64_t i) {
     std::int64_t ia, ib;
     index(i, ia, ib);
     z(i) = static_cast<R>(f(static_cast<C>(x(ia)), static_cast<C>(y(ib))));
@@ -58,7 +63,7 @@ Tensor<R, D> binary_map(const char* op, const Tensor<T, D>& a, const Tensor<T, D
 
 /// a = f(a, b); b broadcasts to a's shape (a itself never changes shape, as in PyTorch).
 template <class T, class D, class F>
-void binary_inplace(const char* op, const Tensor<T, D>& a, const Tensor<T, D>& b, F f) {
+void binary_inplace(const D& exec, const char* op, const Tensor<T, D>& a, const Tensor<T, D>& b, F f) {
   require_defined(a, op, "the left operand");
   require_defined(b, op, "the right operand");
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), op);
@@ -68,7 +73,7 @@ void binary_inplace(const char* op, const Tensor<T, D>& a, const Tensor<T, D>& b
   const auto x = a.view();
   const auto y = b.view();
   const BroadcastIndex index(shape, a.shape(), b.shape());
-  impl::parallel_for<D>(op, static_cast<std::int64_t>(x.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
+  parallel_for(exec, op, a.numel(), KOKKOS_LAMBDA(std::int64_t i) {
     std::int64_t ia, ib;
     index(i, ia, ib);
     x(i) = static_cast<T>(f(static_cast<C>(x(i)), static_cast<C>(y(ib))));
@@ -77,23 +82,23 @@ void binary_inplace(const char* op, const Tensor<T, D>& a, const Tensor<T, D>& b
 
 /// a = f(a) in place.
 template <class T, class D, class F>
-void unary_inplace(const char* op, const Tensor<T, D>& a, F f) {
+void unary_inplace(const D& exec, const char* op, const Tensor<T, D>& a, F f) {
   require_defined(a, op, "the operand");
   const auto x = a.view();
-  impl::parallel_for<D>(op, static_cast<std::int64_t>(x.extent(0)), KOKKOS_LAMBDA(std::int64_t i) {
+  parallel_for(exec, op, a.numel(), KOKKOS_LAMBDA(std::int64_t i) {
     x(i) = static_cast<T>(f(static_cast<compute_t<T>>(x(i))));
   });
 }
 
 /// Integer division by zero would trap on the host and is undefined on GPUs: check first.
 template <class T, class D>
-void require_no_zero(const char* op, const Tensor<T, D>& divisor) {
+void require_no_zero(const D& exec, const char* op, const Tensor<T, D>& divisor) {
   if constexpr (std::is_integral_v<T>) {
     const auto y = divisor.view();
     std::int64_t zeros = 0;
-    Kokkos::parallel_reduce(
-        "kt::count_zeros", Kokkos::RangePolicy<D>(0, y.extent(0)),
-        KOKKOS_LAMBDA(std::size_t i, std::int64_t & count) { count += y(i) == T(0) ? 1 : 0; }, zeros);
+    parallel_reduce(
+        exec, "kt::count_zeros", divisor.numel(),
+        KOKKOS_LAMBDA(std::int64_t i, std::int64_t & count) { count += y(i) == T(0) ? 1 : 0; }, zeros);
     KT_REQUIRE(zeros == 0, op, ": integer division by zero (", zeros, " zero divisors)");
   }
 }

@@ -9,8 +9,10 @@
 // combination tree follows the thread count).
 
 #include "kt/core/impl/parallel_for.hpp"
+#include "kt/core/impl/stream_events.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/profiling.hpp"
 #include "kt/tensor/impl/storage.hpp"
 #include "kt/tensor/impl/view_type.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -146,11 +148,11 @@ struct StoreResult {
 /// One pass: for each (o, c, i) of (outer, ceil(n / chunk), inner), reduces elements
 /// k = c*chunk .. min(n, (c+1)*chunk) - 1 of row (o, :, i) in order and stores at (o, c, i).
 template <class D, class Red, class Load, class Store>
-void reduce_pass(const std::string& label, std::int64_t outer, std::int64_t n, std::int64_t inner,
+void reduce_pass(const D& exec, const std::string& label, std::int64_t outer, std::int64_t n, std::int64_t inner,
                  std::int64_t chunk, Red red, Load load, Store store) {
   const std::int64_t chunks = n > chunk ? (n + chunk - 1) / chunk : 1;
-  impl::parallel_for<D>(
-      label.c_str(), outer * chunks * inner,
+  parallel_for(
+      exec, label.c_str(), outer * chunks * inner,
       KOKKOS_LAMBDA(std::int64_t j) {
         const std::int64_t i = j % inner, c = (j / inner) % chunks, o = j / (inner * chunks);
         const std::int64_t begin = c * chunk, end = begin + chunk < n ? begin + chunk : n;
@@ -165,22 +167,23 @@ void reduce_pass(const std::string& label, std::int64_t outer, std::int64_t n, s
 /// Reduces `t`, seen as (outer, n, inner), along n into a new tensor of `out_shape`
 /// (outer * inner elements) of dtype R.
 template <class R, class Red, class Finish, class T, class D>
-Tensor<R, D> reduce(const char* op, const Tensor<T, D>& t, std::int64_t outer, std::int64_t n,
+Tensor<R, D> reduce(const D& exec, const char* op, const Tensor<T, D>& t, std::int64_t outer, std::int64_t n,
                     std::int64_t inner, const Shape& out_shape, Red red, Finish finish) {
   using M = memory_space_t<D>;
   using A = typename Red::acc_type;
-  Tensor<R, D> out(out_shape);
+  Tensor<R, D> out(out_shape, exec);
   if (out.numel() == 0) return out;
   const StoreResult<R, Finish, M> result{out.view(), with_count(finish, n)};
   const LoadInput<Red, T, M> input{red, t.view()};
   if (n <= reduce_chunk) {
-    reduce_pass<D>(op, outer, n, inner, n, red, input, result);
+    reduce_pass(exec, op, outer, n, inner, n, red, input, result);
     return out;
   }
   // Partials live in kt's allocator (counted in kt::memory_stats) until the final pass.
   using Block = std::shared_ptr<Storage<M>>;
-  const auto allocate = [](std::int64_t count) {
-    return Storage<M>::allocate(static_cast<std::size_t>(count) * sizeof(A), "kt::reduce partials");
+  const auto allocate = [&exec](std::int64_t count) {
+    return Storage<M>::allocate(static_cast<std::size_t>(count) * sizeof(A), "kt::reduce partials",
+                                stream_id(exec));
   };
   const auto store = [](const Block& b, std::int64_t count) {
     return StorePartial<A, M>{view_t<A, 1, M>(static_cast<A*>(b->data()), static_cast<std::size_t>(count))};
@@ -192,15 +195,15 @@ Tensor<R, D> reduce(const char* op, const Tensor<T, D>& t, std::int64_t outer, s
   const std::string label = std::string(op) + " (partials)";
   std::int64_t chunks = (n + reduce_chunk - 1) / reduce_chunk;
   Block src = allocate(outer * chunks * inner);
-  reduce_pass<D>(label, outer, n, inner, reduce_chunk, red, input, store(src, outer * chunks * inner));
+  reduce_pass(exec, label, outer, n, inner, reduce_chunk, red, input, store(src, outer * chunks * inner));
   for (n = chunks; n > reduce_chunk; n = chunks) {
     chunks = (n + reduce_chunk - 1) / reduce_chunk;
     Block dst = allocate(outer * chunks * inner);
-    reduce_pass<D>(label, outer, n, inner, reduce_chunk, red, load(src, outer * n * inner),
+    reduce_pass(exec, label, outer, n, inner, reduce_chunk, red, load(src, outer * n * inner),
                    store(dst, outer * chunks * inner));
-    src = std::move(dst);  // ordered on the device's default instance: safe to release
+    src = std::move(dst);  // freed on exec's stream, whose later work runs after this pass
   }
-  reduce_pass<D>(op, outer, n, inner, n, red, load(src, outer * n * inner), result);
+  reduce_pass(exec, op, outer, n, inner, n, red, load(src, outer * n * inner), result);
   return out;
 }
 
@@ -216,27 +219,43 @@ inline int normalize_reduce_dim(const char* op, const Shape& shape, int dim) {
 
 /// Over all elements (rank-0 result) or along `dim`. RequireNonEmpty: max/min/argmax/argmin.
 template <class R, bool RequireNonEmpty, class Red, class Finish, class T, class D>
-Tensor<R, D> reduce_all(const char* op, const Tensor<T, D>& t, Red red, Finish finish) {
+Tensor<R, D> reduce_all(const D& exec, const char* op, const Tensor<T, D>& t, Red red, Finish finish) {
   KT_REQUIRE(t.defined(), op, ": the input is an undefined tensor");
   KT_REQUIRE(!RequireNonEmpty || t.numel() > 0, op, ": cannot reduce an empty tensor of shape ",
              t.shape().str(), "; the result would have no value");
-  return reduce<R>(op, t, 1, t.numel(), 1, Shape{}, red, finish);
+  return reduce<R>(exec, op, t, 1, t.numel(), 1, Shape{}, red, finish);
 }
 
 template <class R, bool RequireNonEmpty, class Red, class Finish, class T, class D>
-Tensor<R, D> reduce_dim(const char* op, const Tensor<T, D>& t, int dim, bool keepdim, Red red,
+Tensor<R, D> reduce_dim(const D& exec, const char* op, const Tensor<T, D>& t, int dim, bool keepdim, Red red,
                         Finish finish) {
   KT_REQUIRE(t.defined(), op, ": the input is an undefined tensor");
   const Shape& s = t.shape();
   const int d = normalize_reduce_dim(op, s, dim);
-  if (s.rank() == 0) return reduce<R>(op, t, 1, 1, 1, Shape{}, red, finish);
+  if (s.rank() == 0) return reduce<R>(exec, op, t, 1, 1, 1, Shape{}, red, finish);
   const std::int64_t n = s[d];
   KT_REQUIRE(!RequireNonEmpty || n > 0, op, ": cannot reduce an empty tensor over dimension ", dim,
              " of size 0 (shape ", s.str(), ")");
   std::int64_t outer = 1, inner = 1;
   for (int k = 0; k < d; ++k) outer *= s[k];
   for (int k = d + 1; k < s.rank(); ++k) inner *= s[k];
-  return reduce<R>(op, t, outer, n, inner, keepdim ? s.with(d, 1) : s.without(d), red, finish);
+  return reduce<R>(exec, op, t, outer, n, inner, keepdim ? s.with(d, 1) : s.without(d), red, finish);
+}
+
+/// max / min / argmax / argmin over all elements: the extreme's value or (Index) position.
+template <class R, bool IsMax, bool Index, class T, class D>
+Tensor<R, D> extreme(const D& exec, const char* op, const Tensor<T, D>& t) {
+  KT_PROFILE_REGION(op);
+  if constexpr (Index) return reduce_all<R, true>(exec, op, t, ExtremeReducer<T, IsMax>{}, FinishIndex{});
+  else return reduce_all<R, true>(exec, op, t, ExtremeReducer<T, IsMax>{}, FinishValue<R>{});
+}
+
+/// The same along `dim`.
+template <class R, bool IsMax, bool Index, class T, class D>
+Tensor<R, D> extreme(const D& exec, const char* op, const Tensor<T, D>& t, int dim, bool keepdim) {
+  KT_PROFILE_REGION(op);
+  if constexpr (Index) return reduce_dim<R, true>(exec, op, t, dim, keepdim, ExtremeReducer<T, IsMax>{}, FinishIndex{});
+  else return reduce_dim<R, true>(exec, op, t, dim, keepdim, ExtremeReducer<T, IsMax>{}, FinishValue<R>{});
 }
 
 }  // namespace kt::impl

@@ -1,18 +1,32 @@
 #pragma once
-// Compile-time checks that operands live on one device and hold one dtype. The static_assert
-// messages start with the operation's name; the compiler's "In instantiation of ... [with
-// D1 = ...; D2 = ...]" line right above names both devices.
+// Compile-time checks that operands live on one device and hold one dtype, and that an
+// execution-space instance belongs to the tensors' device. The compiler's "In instantiation
+// of ... [with D1 = ...; D2 = ...]" line right above the message names both types, and the
+// "required from" lines below it name the kt function that was called.
 
 #include <type_traits>
 
-/// Fails to compile unless D1 and D2 are the same device.
-#define KT_STATIC_REQUIRE_SAME_DEVICE(D1, D2, op)                                              \
-  static_assert(std::is_same_v<D1, D2>,                                                        \
-                op ": tensors are on different devices (D1 and D2 in the instantiation above); " \
-                   "move one with .to<Device>() first, e.g. b.to<kt::DefaultDevice>()")
+namespace kt::impl {
 
-/// Fails to compile unless T1 and T2 are the same dtype.
-#define KT_STATIC_REQUIRE_SAME_DTYPE(T1, T2, op)                                               \
-  static_assert(std::is_same_v<T1, T2>,                                                        \
-                op ": tensors have different dtypes (T1 and T2 in the instantiation above); "   \
-                   "convert one with .to<T>() first, e.g. b.to<float>()")
+template <class D1, class D2>
+constexpr void require_same_device() {
+  static_assert(std::is_same_v<D1, D2>,
+                "kt: tensors are on different devices (D1 and D2 in the instantiation above); "
+                "move one with .to<Device>() first, e.g. b.to<kt::DefaultDevice>()");
+}
+
+template <class T1, class T2>
+constexpr void require_same_dtype() {
+  static_assert(std::is_same_v<T1, T2>,
+                "kt: tensors have different dtypes (T1 and T2 in the instantiation above); "
+                "convert one with .to<T>() first, e.g. b.to<float>()");
+}
+
+template <class Exec, class D>
+constexpr void require_instance_of() {
+  static_assert(std::is_same_v<Exec, D>,
+                "kt: the execution-space instance is not one of the tensors' device (Exec and D "
+                "in the instantiation above); pass an instance of D, e.g. D() or a D on your stream");
+}
+
+}  // namespace kt::impl

@@ -5,28 +5,32 @@
 #include "kt/core/impl/caching_allocator.hpp"
 #include "kt/core/impl/runtime_state.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 namespace kt::impl {
 
 template <class MemSpace>
 class Storage {
 public:
-  /// A new block of `bytes` (> 0) bytes from the memory space's allocator.
-  static std::shared_ptr<Storage> allocate(std::size_t bytes, const char* label) {
-    const Block block = Allocator<MemSpace>::instance().allocate(bytes, label);
+  /// A new block of `bytes` (> 0) bytes from the memory space's allocator, for work ordered on
+  /// `stream` (see kt/core/impl/block_cache.hpp).
+  static std::shared_ptr<Storage> allocate(std::size_t bytes, const char* label, StreamId stream = nullptr) {
+    const Block block = Allocator<MemSpace>::instance().allocate(bytes, label, stream);
     return std::shared_ptr<Storage>(new Storage(block, true));
   }
 
   /// Memory owned elsewhere; the caller keeps it alive for as long as tensors use it.
   static std::shared_ptr<Storage> borrow(void* ptr, std::size_t bytes) {
-    return std::shared_ptr<Storage>(new Storage(Block{ptr, bytes}, false));
+    return std::shared_ptr<Storage>(new Storage(Block{ptr, bytes, nullptr}, false));
   }
 
   ~Storage() {
     if (!owning_) return;
-    Allocator<MemSpace>::instance().deallocate(block_);
+    Allocator<MemSpace>::instance().deallocate(block_, used_on_);
     RuntimeState::instance().storage_released();
   }
 
@@ -36,6 +40,16 @@ public:
   void* data() const { return block_.ptr; }
   std::size_t bytes() const { return block_.bytes; }
   bool owning() const { return owning_; }
+  /// The stream the block was allocated for.
+  StreamId stream() const { return block_.stream; }
+
+  /// Notes that work on `stream` uses the memory (`Tensor.record_stream`): when the storage
+  /// is freed, the block is reused only after the work queued on `stream` so far is done.
+  void record_stream(StreamId stream) {
+    if (!owning_ || stream == block_.stream) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (std::find(used_on_.begin(), used_on_.end(), stream) == used_on_.end()) used_on_.push_back(stream);
+  }
 
 private:
   Storage(Block block, bool owning) : block_(block), owning_(owning) {
@@ -44,6 +58,8 @@ private:
 
   Block block_;
   bool owning_;
+  std::mutex mutex_;
+  std::vector<StreamId> used_on_;
 };
 
 }  // namespace kt::impl

@@ -1,7 +1,9 @@
 #pragma once
 // Out-of-class members of kt::Tensor (included at the end of kt/tensor/tensor.hpp).
 
+#include "kt/core/impl/convert.hpp"
 #include "kt/core/impl/parallel_for.hpp"
+#include "kt/tensor/impl/dims_str.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -10,15 +12,6 @@
 #include <type_traits>
 
 namespace kt {
-
-namespace impl {
-/// "(2, -1, 4)" for a list of extents that may not form a valid Shape.
-inline std::string dims_str(const std::vector<std::int64_t>& dims) {
-  std::string s = "(";
-  for (std::size_t d = 0; d < dims.size(); ++d) s += (d ? ", " : "") + std::to_string(dims[d]);
-  return s + ")";
-}
-}  // namespace impl
 
 template <class T, class Device>
 Tensor<T, Device> Tensor<T, Device>::reshape(const std::vector<std::int64_t>& dims) const {
@@ -87,17 +80,28 @@ Tensor<T, Device> Tensor<T, Device>::operator[](std::int64_t i) const {
 }
 
 template <class T, class Device>
-Tensor<T, Device> Tensor<T, Device>::clone() const {
+Tensor<T, Device> Tensor<T, Device>::clone(const Device& exec) const {
   KT_PROFILE_REGION("kt::Tensor::clone");
   require_defined("clone");
-  Tensor out(shape_);
-  if (numel() > 0) Kokkos::deep_copy(Device(), out.view(), view());
+  Tensor out(shape_, exec);
+  if (numel() > 0) Kokkos::deep_copy(exec, out.view(), view());
   return out;
 }
 
+namespace impl {
+/// dst(i) = convert(src(i)): the kernel of `to<dtype>()` (a functor: nvcc rejects extended
+/// lambdas in functions with a deduced return type).
+template <class To, class From, class MemSpace>
+struct ConvertKernel {
+  view_t<To, 1, MemSpace> dst;
+  view_t<From, 1, MemSpace> src;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { dst(i) = convert<To>(src(i)); }
+};
+}  // namespace impl
+
 template <class T, class Device>
 template <class X>
-auto Tensor<T, Device>::to() const {
+typename Tensor<T, Device>::template to_t<X> Tensor<T, Device>::to() const {
   static_assert(is_device_v<X> || is_dtype_v<X>,
                 "kt::Tensor::to<X>: X must be a device (kt::Serial, kt::OpenMP, kt::Cuda, ...) "
                 "or a dtype (float, double, kt::half, ...)");
@@ -115,33 +119,47 @@ auto Tensor<T, Device>::to() const {
       return out;
     }
   } else {
-    KT_PROFILE_REGION("kt::Tensor::to(dtype)");
     if constexpr (std::is_same_v<X, T>) {
       return *this;
     } else {
-      Tensor<X, Device> out(shape_);
-      const auto src = view();
-      const auto dst = out.view();
-      impl::parallel_for<Device>("kt::Tensor::to(dtype)", numel(),
-                           KOKKOS_LAMBDA(std::size_t i) { dst(i) = impl::convert<X>(src(i)); });
+      auto out = to<X>(Device());
+      Device().fence();
       return out;
     }
   }
 }
 
 template <class T, class Device>
-template <class OtherDevice, class ExecSpace>
-Tensor<T, OtherDevice> Tensor<T, Device>::to(const ExecSpace& exec) const {
-  static_assert(is_device_v<OtherDevice>, "kt::Tensor::to<OtherDevice>(exec): OtherDevice must "
-                                          "be a device (kt::Serial, kt::OpenMP, kt::Cuda, ...)");
-  static_assert(std::is_same_v<ExecSpace, Device> || std::is_same_v<ExecSpace, OtherDevice>,
-                "kt::Tensor::to<OtherDevice>(exec): exec must be an instance of the source or "
-                "the destination device");
-  KT_PROFILE_REGION("kt::Tensor::to(exec)");
+template <class X, class Exec>
+typename Tensor<T, Device>::template to_t<X> Tensor<T, Device>::to(const Exec& exec) const {
+  static_assert(is_device_v<X> || is_dtype_v<X>,
+                "kt::Tensor::to<X>(exec): X must be a device (kt::Serial, kt::OpenMP, kt::Cuda, "
+                "...) or a dtype (float, double, kt::half, ...)");
   require_defined("to");
-  Tensor<T, OtherDevice> out(shape_);
-  if (numel() > 0) Kokkos::deep_copy(exec, out.view(), view());
-  return out;
+  if constexpr (is_device_v<X>) {
+    static_assert(std::is_same_v<Exec, Device> || std::is_same_v<Exec, X>,
+                  "kt::Tensor::to<OtherDevice>(exec): exec must be an instance of the source or "
+                  "the destination device");
+    KT_PROFILE_REGION("kt::Tensor::to(exec)");
+    Tensor<T, X> out = [&] {
+      if constexpr (std::is_same_v<Exec, X>) return Tensor<T, X>(shape_, exec);
+      else return Tensor<T, X>(shape_);
+    }();
+    if (numel() > 0) Kokkos::deep_copy(exec, out.view(), view());
+    return out;
+  } else {
+    static_assert(std::is_same_v<Exec, Device>,
+                  "kt::Tensor::to<dtype>(exec): exec must be an instance of the tensor's device");
+    KT_PROFILE_REGION("kt::Tensor::to(dtype)");
+    if constexpr (std::is_same_v<X, T>) {
+      return *this;
+    } else {
+      Tensor<X, Device> out(shape_, exec);
+      impl::parallel_for(exec, "kt::Tensor::to(dtype)", numel(),
+                         impl::ConvertKernel<X, T, memory_space>{out.view(), view()});
+      return out;
+    }
+  }
 }
 
 template <class T, class Device>
@@ -163,13 +181,21 @@ std::vector<T> Tensor<T, Device>::to_vector() const {
   return out;
 }
 
+namespace impl {
+/// v(i) = value: the kernel of fill_.
+template <class T, class MemSpace>
+struct FillKernel {
+  view_t<T, 1, MemSpace> v;
+  T value;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { v(i) = value; }
+};
+}  // namespace impl
+
 template <class T, class Device>
-const Tensor<T, Device>& Tensor<T, Device>::fill_(T value) const {
+const Tensor<T, Device>& Tensor<T, Device>::fill_(const Device& exec, T value) const {
   KT_PROFILE_REGION("kt::Tensor::fill_");
   require_defined("fill_");
-  const auto v = view();
-  impl::parallel_for<Device>("kt::Tensor::fill_", static_cast<std::int64_t>(v.extent(0)),
-                       KOKKOS_LAMBDA(std::size_t i) { v(i) = value; });
+  impl::parallel_for(exec, "kt::Tensor::fill_", numel(), impl::FillKernel<T, memory_space>{view(), value});
   return *this;
 }
 

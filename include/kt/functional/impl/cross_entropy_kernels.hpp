@@ -11,16 +11,17 @@
 
 #include <cstdint>
 
-namespace kt::nn::impl {
+namespace kt::impl {
 
-/// Counts targets outside [0, classes) that are not ignore_index, and the ignored ones.
+/// Counts targets outside [0, classes) that are not ignore_index, and the ignored ones; sets
+/// first_bad to the position of the first bad one (-1 if none).
 template <class D>
-std::pair<std::int64_t, std::int64_t> check_targets(const Tensor<std::int64_t, D>& target, std::int64_t classes,
+std::pair<std::int64_t, std::int64_t> count_targets(const Tensor<std::int64_t, D>& target, std::int64_t classes,
                                                     std::int64_t ignore_index, std::int64_t& first_bad) {
   const auto t = target.view();
   std::int64_t bad = 0, ignored = 0;
-  kt::impl::parallel_reduce<D>(
-      "kt::nn::cross_entropy::check_targets", static_cast<std::int64_t>(t.extent(0)),
+  parallel_reduce(
+      D(), "kt::check_targets", target.numel(),
       KOKKOS_LAMBDA(std::int64_t i, std::int64_t & b, std::int64_t & ig) {
         const std::int64_t c = t(i);
         if (c == ignore_index) ++ig;
@@ -51,8 +52,7 @@ void cross_entropy_forward(const Tensor<T, D>& logits, const Tensor<std::int64_t
   const auto l = loss.view();
   const auto s = lse.view();
   const C eps = static_cast<C>(smoothing), keep = C(1) - eps, sc = static_cast<C>(scale);
-  kt::impl::parallel_for<D>("kt::nn::cross_entropy::forward", static_cast<std::int64_t>(t.extent(0)),
-                       KOKKOS_LAMBDA(std::int64_t i) {
+  parallel_for(D(), "kt::cross_entropy::forward", target.numel(), KOKKOS_LAMBDA(std::int64_t i) {
                          const std::size_t row = i * static_cast<std::size_t>(classes);
                          C m = static_cast<C>(x(row));
                          for (std::int64_t j = 1; j < classes; ++j) {
@@ -85,7 +85,7 @@ Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>
                                     const Tensor<std::int64_t, D>& target, const Tensor<compute_t<T>, D>& lse,
                                     double smoothing, std::int64_t ignore_index, double scale) {
   using C = compute_t<T>;
-  Tensor<T, D> dx(logits.shape());
+  Tensor<T, D> dx(logits.shape(), D());
   const std::int64_t classes = logits.size(1);
   const bool per_row = grad.rank() == 1;
   const auto g = grad.view();
@@ -95,8 +95,7 @@ Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>
   const auto out = dx.view();
   const C eps = static_cast<C>(smoothing), keep = C(1) - eps, sc = static_cast<C>(scale);
   const C spread = eps / C(classes);
-  kt::impl::parallel_for<D>("kt::nn::cross_entropy::backward", static_cast<std::int64_t>(t.extent(0)),
-                       KOKKOS_LAMBDA(std::int64_t i) {
+  parallel_for(D(), "kt::cross_entropy::backward", target.numel(), KOKKOS_LAMBDA(std::int64_t i) {
                          const std::size_t row = i * static_cast<std::size_t>(classes);
                          const std::int64_t c = t(i);
                          const C gi = c == ignore_index ? C(0) : sc * static_cast<C>(g(per_row ? i : 0));
@@ -109,4 +108,4 @@ Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>
   return dx;
 }
 
-}  // namespace kt::nn::impl
+}  // namespace kt::impl

@@ -1,5 +1,5 @@
 #pragma once
-/// \file kt/autograd/layer_norm.hpp
+/// \file kt/functional/layer_norm.hpp
 /// Layer normalisation over the trailing dimensions (`torch.nn.functional.layer_norm`):
 /// y = (x − mean) / sqrt(var + eps) · weight + bias, with the biased variance, statistics
 /// per leading index. Composed of differentiable kt ops, so its gradient is theirs.
@@ -12,6 +12,7 @@
 #include "kt/autograd/reduce.hpp"
 #include "kt/autograd/shape_ops.hpp"
 #include "kt/autograd/unary.hpp"
+#include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/var.hpp"
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-/// \file kt/autograd/dropout.hpp
+/// \file kt/functional/dropout.hpp
 /// Inverted dropout (`torch.nn.functional.dropout`): in training, each element is zeroed with
 /// probability p and the survivors are scaled by 1 / (1 − p); in evaluation it is the
 /// identity. The mask comes from kt's counter-based Philox generator, so a seed gives the same
@@ -10,33 +10,25 @@
 
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
+#include "kt/functional/impl/dropout_mask.hpp"
 #include "kt/tensor/elementwise.hpp"
-#include "kt/tensor/impl/map.hpp"
+#include "kt/tensor/impl/binary.hpp"
 #include "kt/tensor/random.hpp"
 
 #include <vector>
 
 namespace kt {
 
-namespace impl {
-/// u -> (u >= p) / (1 - p): keeps an element with probability 1 - p.
-template <class C>
-struct DropoutMask {
-  C p, scale;
-  KOKKOS_INLINE_FUNCTION C operator()(C u) const { return u >= p ? scale : C(0); }
-};
-}  // namespace impl
-
 template <class T, class D>
-Var<T, D> dropout(const Var<T, D>& x, double p, bool training, Generator& gen) {
+Var<T, D> dropout(const Var<T, D>& x, double p, bool training, Generator& gen = default_generator()) {
   KT_PROFILE_REGION("kt::dropout");
   impl::require_defined("kt::dropout", {x});
   KT_REQUIRE(p >= 0 && p <= 1, "kt::dropout: probability has to be between 0 and 1, but got ", p);
   if (!training || p == 0) return x;
   using C = compute_t<T>;
-  const Tensor<T, D> u = rand<T, D>(x.shape(), gen);
-  const Tensor<T, D> mask = impl::unary_map<T>(
-      "kt::dropout_mask", u, impl::DropoutMask<C>{C(p), p < 1 ? C(1.0 / (1.0 - p)) : C(0)});
+  const D exec;
+  const Tensor<T, D> mask = impl::unary("kt::dropout_mask", exec, rand<T>(exec, x.shape(), gen),
+                                        impl::DropoutMask<C>{C(p), p < 1 ? C(1.0 / (1.0 - p)) : C(0)});
   return impl::record("kt::dropout", x.data() * mask, {x}, [mask](const Tensor<T, D>& g, const impl::Needs&) {
     return std::vector<Tensor<T, D>>{g * mask};
   });

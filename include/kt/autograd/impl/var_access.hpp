@@ -1,0 +1,31 @@
+#pragma once
+// The one door to a kt::Var's state for kt's own code (the graph recorder, the engine, the
+// optimizers, modules): Var keeps its state private and befriends this struct only.
+
+#include <memory>
+#include <utility>
+
+namespace kt {
+template <class T, class D>
+class Var;
+}
+
+namespace kt::impl {
+
+template <class T, class D>
+struct VarImpl;
+
+struct VarAccess {
+  template <class T, class D>
+  static const std::shared_ptr<VarImpl<T, D>>& state(const Var<T, D>& v) {
+    return v.impl_;
+  }
+  template <class T, class D>
+  static Var<T, D> make(std::shared_ptr<VarImpl<T, D>> state) {
+    Var<T, D> v;
+    v.impl_ = std::move(state);
+    return v;
+  }
+};
+
+}  // namespace kt::impl

@@ -1,0 +1,54 @@
+#pragma once
+// kt's GEMM dispatch for a valid problem (kt::gemm checks a user's problem first, kt::matmul
+// builds valid ones): empty problems and k == 0 (C = beta C) are handled here, once, for
+// every back-end; otherwise the choice is forced, deterministic, tuned or heuristic — in that
+// order — and run.
+
+#include "kt/backend/gemm_problem.hpp"
+#include "kt/backend/impl/gemm_run.hpp"
+#include "kt/backend/impl/gemm_select.hpp"
+#include "kt/backend/impl/gemm_tune.hpp"
+#include "kt/backend/impl/tuning_state.hpp"
+#include "kt/core/impl/parallel_for.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace kt::impl {
+
+/// C = beta * C (the whole product when k == 0); beta == 0 never reads C.
+template <class Exec, class T>
+void scale_c(const Exec& exec, const GemmProblem<T>& p) {
+  T* c = p.c;
+  const std::int64_t ldc = p.ldc, stride = p.stride_c, m = p.m, n = p.n;
+  const gemm_acc_t<T> beta = static_cast<gemm_acc_t<T>>(p.beta);
+  parallel_for(exec, "kt::gemm::scale_c", p.batch * m * n, KOKKOS_LAMBDA(std::int64_t e) {
+    const std::int64_t b = e / (m * n), i = e / n % m, j = e % n;
+    T& x = c[b * stride + i * ldc + j];
+    x = beta == gemm_acc_t<T>(0) ? T(0) : T(beta * static_cast<gemm_acc_t<T>>(static_cast<compute_t<T>>(x)));
+  });
+}
+
+/// The (back-end, threads) choice for this call.
+template <class Exec, class T>
+GemmChoice choose_gemm(const Exec& exec, const GemmProblem<T>& p, const GemmOptions& options) {
+  const int concurrency = static_cast<int>(exec.concurrency());
+  if (options.backend() != GemmBackend::Auto) {
+    const auto choice = gemm_heuristic<Exec>(p, concurrency);
+    return {options.backend(), options.threads() > 0 ? options.threads() : choice.threads, 0};
+  }
+  if (TuningState::instance().deterministic) return {GemmBackend::Kokkos, concurrency, 0};
+  if (TuningState::instance().benchmark) return tuned_gemm_choice(exec, p, concurrency);
+  auto choice = gemm_heuristic<Exec>(p, concurrency);
+  if (options.threads() > 0) choice.threads = options.threads();
+  return choice;
+}
+
+/// Runs a valid problem on `exec`.
+template <class Exec, class T>
+void gemm_dispatch(const Exec& exec, const GemmProblem<T>& p, const GemmOptions& options) {
+  if (p.empty()) return;
+  if (p.k == 0) return scale_c(exec, p);
+  run_gemm_choice(exec, p, choose_gemm(exec, p, options));
+}
+
+}  // namespace kt::impl

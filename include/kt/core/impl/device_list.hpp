@@ -1,0 +1,86 @@
+#pragma once
+// The devices (Kokkos execution spaces) compiled into this Kokkos, as a type list: what
+// kt::dispatch_device chooses among and what Module::to<D>() converts between. Derived from
+// Kokkos' own KOKKOS_ENABLE_* settings, so a Threads, HIP or SYCL build gets its devices too.
+
+#include <Kokkos_Core.hpp>
+
+#include <typeinfo>
+
+namespace kt::impl {
+
+template <class... Ds>
+struct DeviceList {};
+
+/// A device as a value, for generic lambdas: `[](auto tag) { using D = typename decltype(tag)::type; }`.
+template <class D>
+struct DeviceTag {
+  using type = D;
+};
+
+/// Calls make(DeviceTag<D>{}) for the device D of the list whose typeid is `device`; returns
+/// what it returns, or a default-constructed R when no device of the list matches.
+template <class R, class F>
+R for_device(const std::type_info&, DeviceList<>, F&&) {
+  return R();
+}
+template <class R, class F, class D, class... Ds>
+R for_device(const std::type_info& device, DeviceList<D, Ds...>, F&& make) {
+  if (device == typeid(D)) return make(DeviceTag<D>{});
+  return for_device<R>(device, DeviceList<Ds...>{}, make);
+}
+
+template <class... Lists>
+struct concat_devices;
+template <>
+struct concat_devices<> {
+  using type = DeviceList<>;
+};
+template <class... A>
+struct concat_devices<DeviceList<A...>> {
+  using type = DeviceList<A...>;
+};
+template <class... A, class... B, class... Rest>
+struct concat_devices<DeviceList<A...>, DeviceList<B...>, Rest...> {
+  using type = typename concat_devices<DeviceList<A..., B...>, Rest...>::type;
+};
+
+// Most capable first: the order kt::dispatch_device tries them in.
+#if defined(KOKKOS_ENABLE_CUDA)
+using cuda_devices = DeviceList<Kokkos::Cuda>;
+#else
+using cuda_devices = DeviceList<>;
+#endif
+#if defined(KOKKOS_ENABLE_HIP) && KOKKOS_VERSION >= 40000
+using hip_devices = DeviceList<Kokkos::HIP>;
+#elif defined(KOKKOS_ENABLE_HIP)
+using hip_devices = DeviceList<Kokkos::Experimental::HIP>;
+#else
+using hip_devices = DeviceList<>;
+#endif
+#if defined(KOKKOS_ENABLE_SYCL)
+using sycl_devices = DeviceList<Kokkos::Experimental::SYCL>;
+#else
+using sycl_devices = DeviceList<>;
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+using openmp_devices = DeviceList<Kokkos::OpenMP>;
+#else
+using openmp_devices = DeviceList<>;
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+using threads_devices = DeviceList<Kokkos::Threads>;
+#else
+using threads_devices = DeviceList<>;
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+using serial_devices = DeviceList<Kokkos::Serial>;
+#else
+using serial_devices = DeviceList<>;
+#endif
+
+/// Every enabled device, GPUs first, Serial last.
+using enabled_devices = typename concat_devices<cuda_devices, hip_devices, sycl_devices, openmp_devices,
+                                                threads_devices, serial_devices>::type;
+
+}  // namespace kt::impl

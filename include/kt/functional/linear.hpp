@@ -1,0 +1,58 @@
+#pragma once
+/// \file kt/functional/linear.hpp
+/// The fused Linear layer as a differentiable function (`torch.nn.functional.linear` plus an
+/// activation): y = act(x · wᵀ + b) in one GEMM plus one epilogue pass; its backward is one
+/// fused pass (activation gradient, bias gradient) plus the GEMMs for dw and — only when x
+/// needs it — dx. The tensor kernels are kt/tensor/linear.hpp. Any operand may be a Tensor
+/// (a constant).
+///
+///     kt::Tensor<float> x = kt::randn<float>({32, 64}, 0);
+///     kt::Var<float> w(kt::randn<float>({10, 64}, 1), true), b(kt::zeros<float>({10}), true);
+///     auto y = kt::linear(x, w, b, kt::Activation::ReLU);   // (32, 10)
+
+#include "kt/autograd/impl/operand.hpp"
+#include "kt/autograd/impl/record.hpp"
+#include "kt/autograd/var.hpp"
+#include "kt/tensor/linear.hpp"
+
+#include <vector>
+
+namespace kt {
+
+/// act(x · wᵀ + b); x: (N, in), w: (out, in), b: (out) or an undefined Var for no bias.
+template <class X, class W, class B = impl::var_of_t<X, W>, impl::var_operands_t<X, W, B> = 0>
+auto linear(const X& x_, const W& w_, const B& b_, Activation act = Activation::Identity) {
+  using V = impl::var_of_t<X, W, B>;
+  impl::require_compatible<V, X>();
+  impl::require_compatible<V, W>();
+  impl::require_compatible<V, B>();
+  using T = typename V::value_type;
+  using D = typename V::device_type;
+  KT_PROFILE_REGION("kt::linear(Var)");
+  const V x = impl::as_var<V>(x_), w = impl::as_var<V>(w_);
+  const V b = impl::is_tensor_v<B> && !impl::value_of(b_).defined() ? V() : V(impl::as_var<V>(b_));
+  impl::require_defined("kt::linear", {x, w});
+  const bool has_bias = b.defined();
+  const Tensor<T, D> bias = has_bias ? b.data() : Tensor<T, D>();
+  const V inputs[3] = {x, w, b};  // b only counts when defined
+  const bool recording = impl::should_record(inputs, inputs + (has_bias ? 3 : 2));
+  if (!recording) return V(kt::linear(x.data(), w.data(), bias, act));
+  LinearForward<T, D> fwd = linear_forward(x.data(), w.data(), bias, act);
+  Tensor<T, D> out = fwd.output;
+  return impl::record("kt::linear", out, inputs, inputs + (has_bias ? 3 : 2),
+                      [xv = x.data(), wv = w.data(), fwd = std::move(fwd), act, has_bias](
+                          const Tensor<T, D>& g, const impl::Needs& needs) {
+                        LinearGrads<T, D> grads = linear_backward(g, xv, wv, fwd, act, has_bias, needs[0]);
+                        std::vector<Tensor<T, D>> out{grads.dx, needs[1] ? grads.dw : Tensor<T, D>()};
+                        if (has_bias) out.push_back(grads.db);
+                        return out;
+                      });
+}
+
+/// Without bias.
+template <class X, class W, impl::var_operands_t<X, W> = 0>
+auto linear(const X& x, const W& w, Activation act = Activation::Identity) {
+  return linear(x, w, impl::var_of_t<X, W>(), act);
+}
+
+}  // namespace kt

@@ -1,0 +1,39 @@
+#pragma once
+// The base of kt's own layers: a Module that can rebuild itself from its options() on any
+// enabled device (Linear, LayerNorm, Dropout, the activations, ...). User modules derive from
+// kt::nn::Module directly and need none of this.
+
+#include "kt/nn/impl/rebind.hpp"
+#include "kt/nn/module.hpp"
+
+#include <memory>
+#include <type_traits>
+#include <typeinfo>
+
+namespace kt::impl {
+
+template <class Derived, class T, class D>
+class Layer : public nn::Module<T, D> {
+public:
+  /// A copy on device D2: parameters, buffers and mode copied; this layer is untouched.
+  template <class D2>
+  rebind_device_t<Derived, D2> to() const {
+    static_assert(!std::is_same_v<D2, D>,
+                  "kt::nn::Module::to<D2>(): the module is already on D2 (there is nothing to move); use it "
+                  "directly, or clone() for an independent copy");
+    return rebuilt_on<D2>(self(), self().options());
+  }
+  /// An independent deep copy on the same device.
+  Derived clone() const { return rebuilt_on<D>(self(), self().options()); }
+
+  std::shared_ptr<void> rebuild_on(const std::type_info& device) const override {
+    return rebuild_for<T>(device, [&](auto tag) {
+      return rebuilt_on<typename decltype(tag)::type>(self(), self().options());
+    });
+  }
+
+private:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+};
+
+}  // namespace kt::impl

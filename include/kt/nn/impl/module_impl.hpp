@@ -1,0 +1,40 @@
+#pragma once
+// Helpers of kt::nn::Module (kt/nn/module.hpp): the structure check of copy_state_from.
+
+#include "kt/core/error.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kt::impl {
+
+template <class X>
+struct is_shared_ptr : std::false_type {};
+template <class X>
+struct is_shared_ptr<std::shared_ptr<X>> : std::true_type {};
+
+/// Enables the by-value overloads of register_module / push_back (an rvalue module, not a
+/// shared_ptr).
+template <class M>
+using module_value_t = std::enable_if_t<!std::is_lvalue_reference_v<M> && !is_shared_ptr<std::decay_t<M>>::value, int>;
+
+/// Same names, in the same order, with the same shapes; kt::Error naming the first difference.
+template <class A, class B>
+void require_same_structure(const std::string& module, const std::vector<std::pair<std::string, A>>& dst,
+                            const std::vector<std::pair<std::string, B>>& src, const char* what) {
+  KT_REQUIRE(dst.size() == src.size(), "kt::nn::Module::copy_state_from: ", module, " has ", dst.size(), " ",
+             what, "s but the source has ", src.size());
+  for (std::size_t i = 0; i < dst.size(); ++i) {
+    KT_REQUIRE(dst[i].first == src[i].first, "kt::nn::Module::copy_state_from: ", what, " ", i, " of ", module,
+               " is '", dst[i].first, "' but the source's is '", src[i].first, "'");
+    KT_REQUIRE(dst[i].second.shape() == src[i].second.shape(), "kt::nn::Module::copy_state_from: ", what, " '",
+               dst[i].first, "' of ", module, " has shape ", dst[i].second.shape().str(),
+               " but the source's has shape ", src[i].second.shape().str());
+  }
+}
+
+}  // namespace kt::impl
