@@ -94,10 +94,14 @@ float fma_chains(std::int64_t iters, float seed) {
     x[l] = 0.999999f;
     y[l] = 1e-6f * seed;
   }
+#if !defined(__NVCC__)  // nvcc's front end does not know GCC's pragma
 #pragma GCC unroll 16
+#endif
   for (int c = 0; c < kChains; ++c) acc[c] = x * float(c + 1);
   for (std::int64_t i = 0; i < iters; ++i) {
+#if !defined(__NVCC__)  // nvcc's front end does not know GCC's pragma
 #pragma GCC unroll 16
+#endif
     for (int c = 0; c < kChains; ++c) acc[c] = vfma(acc[c], x, y);
   }
   vfloat s = acc[0];

@@ -12,4 +12,5 @@ configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/ktConfig.cmake.in"
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/ktConfigVersion.cmake"
   COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
 install(FILES "${PROJECT_BINARY_DIR}/ktConfig.cmake" "${PROJECT_BINARY_DIR}/ktConfigVersion.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/ktFindCBLAS.cmake"
   DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/kt")

@@ -85,7 +85,15 @@ KT_CASE_NAMES(Kokkos::OpenMP, "OpenMP");
 KT_CASE_NAMES(Kokkos::Cuda, "Cuda");
 #endif
 
-// The devices every typed test runs on: all that are compiled in.
+// The devices every typed test runs on: all that are compiled in — except in a Cuda build,
+// whose typed tests run on Cuda only (the host devices are the host build's; configure with
+// -DKT_TEST_ALL_DEVICES=ON for all of them). Each device more is a full instantiation of every
+// op under nvcc.
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(KT_TEST_ALL_DEVICES)
+#define KT_DEVICES Kokkos::Cuda
+/// Every device x one dtype.
+#define KT_CASES(T) kt_test::Case<Kokkos::Cuda, T>
+#else
 #if defined(KOKKOS_ENABLE_CUDA)
 #define KT_CUDA_DEVICE , Kokkos::Cuda
 #define KT_CUDA_CASES(T) , kt_test::Case<Kokkos::Cuda, T>
@@ -100,10 +108,16 @@ KT_CASE_NAMES(Kokkos::Cuda, "Cuda");
 #define KT_OPENMP_DEVICE
 #define KT_OPENMP_CASES(T)
 #endif
-
 #define KT_DEVICES Kokkos::Serial KT_OPENMP_DEVICE KT_CUDA_DEVICE
 /// Every device x one dtype.
 #define KT_CASES(T) kt_test::Case<Kokkos::Serial, T> KT_OPENMP_CASES(T) KT_CUDA_CASES(T)
+#endif
+/// The host devices (what host-only features such as datasets take), in every build.
+#if defined(KOKKOS_ENABLE_OPENMP)
+#define KT_HOST_DEVICES Kokkos::Serial, Kokkos::OpenMP
+#else
+#define KT_HOST_DEVICES Kokkos::Serial
+#endif
 /// Every device x the floating dtypes computed natively (float, double).
 #define KT_FLOAT_CASES KT_CASES(float), KT_CASES(double)
 /// Every device x every floating dtype, 16-bit included.

@@ -20,36 +20,42 @@ namespace kmath = Kokkos;
 namespace kmath = Kokkos::Experimental;
 #endif
 
+// The forward and backward are plain function templates: nvcc accepts a KOKKOS_LAMBDA in a
+// function with a declared return type (not inside a lambda, nor in a function whose return
+// type is deduced — see docs/architecture.md, "writing a kernel that compiles for Cuda").
+
+/// forward: y = log(1 + e^x), computed stably; saves x for the backward pass.
+template <class D>
+kt::Tensor<double, D> softplus_forward(kt::Context<double, D>& ctx, const std::vector<kt::Tensor<double, D>>& in) {
+  const kt::Tensor<double, D>& x = in[0];
+  kt::Tensor<double, D> y(x.shape());
+  const auto xv = x.view();  // capture Views, never the Tensor
+  const auto yv = y.view();
+  Kokkos::parallel_for("softplus::forward", Kokkos::RangePolicy<D>(0, x.numel()), KOKKOS_LAMBDA(std::int64_t i) {
+    const double v = xv(i);
+    yv(i) = (v > 0 ? v : 0.0) + kmath::log1p(kmath::exp(-(v > 0 ? v : -v)));
+  });
+  ctx.save_for_backward({x});
+  return y;
+}
+
+/// backward: dy/dx = sigmoid(x), times the upstream gradient.
+template <class D>
+std::vector<kt::Tensor<double, D>> softplus_backward(const kt::Context<double, D>& ctx, const kt::Tensor<double, D>& grad) {
+  const kt::Tensor<double, D>& x = ctx.saved()[0];
+  kt::Tensor<double, D> dx(x.shape());
+  const auto xv = x.view();
+  const auto gv = grad.view();
+  const auto dv = dx.view();
+  Kokkos::parallel_for("softplus::backward", Kokkos::RangePolicy<D>(0, x.numel()), KOKKOS_LAMBDA(std::int64_t i) {
+    dv(i) = gv(i) / (1.0 + kmath::exp(-xv(i)));
+  });
+  return {dx};
+}
+
 template <class D>
 auto make_softplus() {
-  using Tensor = kt::Tensor<double, D>;
-  return kt::make_function<double, D>(
-      "softplus",
-      // forward: y = log(1 + e^x), computed stably; saves x for the backward pass.
-      [](kt::Context<double, D>& ctx, const std::vector<Tensor>& in) {
-        const Tensor& x = in[0];
-        Tensor y(x.shape());
-        const auto xv = x.view();  // capture Views, never the Tensor
-        const auto yv = y.view();
-        Kokkos::parallel_for("softplus::forward", Kokkos::RangePolicy<D>(0, x.numel()), KOKKOS_LAMBDA(std::int64_t i) {
-          const double v = xv(i);
-          yv(i) = (v > 0 ? v : 0.0) + kmath::log1p(kmath::exp(-(v > 0 ? v : -v)));
-        });
-        ctx.save_for_backward({x});
-        return y;
-      },
-      // backward: dy/dx = sigmoid(x), times the upstream gradient.
-      [](const kt::Context<double, D>& ctx, const Tensor& grad) {
-        const Tensor& x = ctx.saved()[0];
-        Tensor dx(x.shape());
-        const auto xv = x.view();
-        const auto gv = grad.view();
-        const auto dv = dx.view();
-        Kokkos::parallel_for("softplus::backward", Kokkos::RangePolicy<D>(0, x.numel()), KOKKOS_LAMBDA(std::int64_t i) {
-          dv(i) = gv(i) / (1.0 + kmath::exp(-xv(i)));
-        });
-        return std::vector<Tensor>{dx};
-      });
+  return kt::make_function<double, D>("softplus", softplus_forward<D>, softplus_backward<D>);
 }
 
 int main(int argc, char* argv[]) {

@@ -22,7 +22,7 @@ static_assert(kt::has_gather_v<kt::Subset<kt::TensorDataset<float, std::int64_t>
 static_assert(!kt::is_dataset_v<int>);
 }  // namespace
 
-TEST_CASE_TEMPLATE("TensorDataset pairs rows of inputs and targets of any dtypes", D, KT_DEVICES) {
+TEST_CASE_TEMPLATE("TensorDataset pairs rows of inputs and targets of any dtypes", D, KT_HOST_DEVICES) {
   auto x = kt::arange<float, kt::Host>(12).reshape({4, 3});
   auto y = kt::arange<std::int64_t, kt::Host>(4);
   kt::TensorDataset ds(x, y);
@@ -85,5 +85,6 @@ TEST_CASE("transforms normalise and flatten per sample without touching the data
     return s;
   });
   CHECK(squares.get(3).target.item() == 18.0f);
+  CHECK(squares.size() == 10);
   CHECK(kt_test::error_of([] { kt::Normalize(0, 0); }) == "kt::Normalize: std must be positive, got 0");
 }

@@ -39,8 +39,9 @@ TEST_CASE_TEMPLATE("kt::optim::Adam matches the host reference", Case, KT_ALL_FL
       {"amsgrad and weight decay and betas", AdamOptions(0.01).betas(0.8, 0.99).amsgrad(true).weight_decay(0.05)},
       {"maximize and eps", AdamOptions(0.01).eps(1e-3).maximize(true)},
   };
-  for (const auto& [what, options] : configs) {
-    INFO(std::string(what));
+  for (const auto& config : configs) {
+    const AdamOptions& options = config.second;
+    INFO(std::string(config.first));
     check_against_reference<T, D>(
         [&](std::vector<kt::Var<T, D>> ps) { return kt::optim::Adam<T, D>(std::move(ps), options); },
         reference(options, false), reference(options, false), 8);
@@ -59,8 +60,9 @@ TEST_CASE_TEMPLATE("kt::optim::AdamW matches the host reference", Case, KT_ALL_F
       {"amsgrad", AdamWOptions(0.02).amsgrad(true).betas(0.85, 0.95)},
       {"no decay and maximize", AdamWOptions(0.01).weight_decay(0).maximize(true)},
   };
-  for (const auto& [what, options] : configs) {
-    INFO(std::string(what));
+  for (const auto& config : configs) {
+    const AdamWOptions& options = config.second;
+    INFO(std::string(config.first));
     check_against_reference<T, D>(
         [&](std::vector<kt::Var<T, D>> ps) { return kt::optim::AdamW<T, D>(std::move(ps), options); },
         reference(options, true), reference(options, true), 8);

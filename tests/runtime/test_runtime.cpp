@@ -9,7 +9,7 @@
 
 TEST_CASE("Runtime finalises Kokkos only after the last tensor is released") {
   REQUIRE_FALSE(Kokkos::is_initialized());
-  std::optional<kt::Tensor<float, kt::DefaultDevice>> survivor;
+  std::optional<kt::Tensor<float, kt::Host>> survivor;
   {
     kt::Runtime runtime(kt::RuntimeOptions().threads(2));
     CHECK(runtime.owns_kokkos());
@@ -17,7 +17,12 @@ TEST_CASE("Runtime finalises Kokkos only after the last tensor is released") {
 #if defined(KOKKOS_ENABLE_OPENMP) && !defined(KOKKOS_ENABLE_CUDA)
     CHECK(kt::DefaultDevice().concurrency() == 2);  // RuntimeOptions().threads(2) took effect
 #endif
-    survivor = kt::full<float, kt::DefaultDevice>({4}, 2.5f);
+#if defined(KOKKOS_ENABLE_CUDA)
+    // A Cuda build starts without a GPU too: the host devices work, Cuda reports unavailable.
+    CHECK(kt::is_available<kt::Cuda>() == (kt::impl::cuda_device_count() > 0));
+    CHECK(kt::impl::cuda_disabled() == (kt::impl::cuda_device_count() == 0));
+#endif
+    survivor = kt::full<float, kt::Host>({4}, 2.5f);
     {
       kt::Runtime nested;  // Kokkos is already up: this guard leaves it alone
       CHECK_FALSE(nested.owns_kokkos());

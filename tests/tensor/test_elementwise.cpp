@@ -35,7 +35,8 @@ TEST_CASE_TEMPLATE("arithmetic broadcasts like NumPy", TestCase, KT_ALL_FLOAT_CA
   using D = typename TestCase::device;
   const std::vector<std::pair<kt::Shape, kt::Shape>> cases = {
       {{2, 3}, {2, 3}}, {{2, 3}, {3}}, {{2, 1}, {1, 3}}, {{4, 1, 3}, {2, 1}}, {{3}, {}}, {{1}, {5, 2, 1}}};
-  for (const auto& [sa, sb] : cases) {
+  for (const auto& shapes : cases) {
+    const kt::Shape &sa = shapes.first, &sb = shapes.second;
     CAPTURE(sa.str());
     CAPTURE(sb.str());
     auto a = kt::arange<T, D>(1, double(sa.numel()) + 1).reshape(sa.dims());

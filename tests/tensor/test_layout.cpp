@@ -79,7 +79,8 @@ TEST_CASE_TEMPLATE("kt::transpose of every dim pair matches a host reference and
       CHECK(y.shape() == kt::Shape{s[perm[0]], s[perm[1]], s[perm[2]], s[perm[3]]});
       CHECK(y.to_vector() == reference(xs, s, perm));
     }
-  for (const auto& [m, n] : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 1}, {7, 33}, {65, 1}, {33, 65}}) {
+  for (const auto& mn : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 1}, {7, 33}, {65, 1}, {33, 65}}) {
+    const std::int64_t m = mn.first, n = mn.second;
     CAPTURE(m);
     CAPTURE(n);
     const auto a = kt::randn<double, D>({m, n}, 4);

@@ -9,6 +9,7 @@
 /// The PyTorch-to-kt table is in docs/devices.md.
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/cuda_devices.hpp"
 #include "kt/core/impl/host_memory.hpp"
 #include "kt/core/impl/memory_space_name.hpp"
 
@@ -49,6 +50,15 @@ using Host = Kokkos::DefaultHostExecutionSpace;
 template <class D>
 inline constexpr bool is_device_v = Kokkos::is_execution_space<D>::value;
 
+/// True for Kokkos::Cuda (false in builds without Cuda, where the type does not exist).
+template <class D>
+inline constexpr bool is_cuda_v =
+#if defined(KOKKOS_ENABLE_CUDA)
+    std::is_same_v<D, Kokkos::Cuda>;
+#else
+    false;
+#endif
+
 /// The memory space a device's tensors live in (HostSpace, CudaSpace, ...).
 template <class D>
 using memory_space_t = typename D::memory_space;
@@ -65,13 +75,13 @@ std::string device_name() {
   return D::name();
 }
 
-/// Number of devices of kind D present: 1 for host devices, the number of GPUs for Cuda
-/// (`torch.cuda.device_count()`). Must be called while Kokkos is initialised for Cuda.
+/// Number of devices of kind D present: 1 for host devices, the number of usable GPUs for
+/// Cuda (`torch.cuda.device_count()`; 0 on a machine without one).
 template <class D>
 int device_count() {
   static_assert(is_device_v<D>, "kt::device_count: D is not a Kokkos execution space");
 #if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<D, Kokkos::Cuda>) return Kokkos::Cuda::detect_device_count();
+  if constexpr (std::is_same_v<D, Kokkos::Cuda>) return impl::cuda_disabled() ? 0 : impl::cuda_device_count();
 #endif
   return 1;
 }
@@ -103,6 +113,8 @@ DeviceInfo device_info() {
   static_assert(is_device_v<D>, "kt::device_info: D is not a Kokkos execution space");
   KT_REQUIRE(Kokkos::is_initialized(), "kt::device_info<", D::name(),
              ">: Kokkos is not initialised; create a kt::Runtime first");
+  KT_REQUIRE(is_available<D>(), "kt::device_info<", D::name(), ">: no such device is present (kt::is_available<",
+             D::name(), ">() is false)");
   DeviceInfo info;
   info.name = D::name();
   info.memory_space = impl::memory_space_name<memory_space_t<D>>();

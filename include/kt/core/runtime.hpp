@@ -32,7 +32,8 @@ private:
 /// Initialises Kokkos unless the application already did (then kt leaves Kokkos' lifetime
 /// to the application). When it initialised Kokkos, the destructor finalises it — at once
 /// if no kt allocation is alive, otherwise when the last tensor is released, after
-/// returning every cached block.
+/// returning every cached block. A Cuda build on a machine without a GPU starts the host
+/// devices only (kt::is_available<kt::Cuda>() is then false; see kt::dispatch_device).
 class Runtime {
 public:
   Runtime() : Runtime(RuntimeOptions()) {}
@@ -47,6 +48,7 @@ public:
   /// Forwards command-line flags to Kokkos (and removes the ones Kokkos consumed).
   Runtime(int& argc, char* argv[]) {
     if (!impl::kokkos_is_initialized()) {
+      impl::prepare_cuda_for_initialize();
       Kokkos::initialize(argc, argv);
       owns_kokkos_ = true;
     }

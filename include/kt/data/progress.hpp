@@ -34,18 +34,22 @@ public:
   /// Seconds between plain lines when not on a terminal (default 5).
   ProgressOptions& line_interval(double s) { line_interval_ = s; return *this; }
   /// Forces terminal (true) or plain-line (false) output instead of detecting it.
-  ProgressOptions& interactive(bool on) { interactive_ = on; return *this; }
+  ProgressOptions& interactive(bool on) {
+    interactive_ = on;
+    interactive_set_ = true;
+    return *this;
+  }
 
   int num_epochs() const { return num_epochs_; }
   double redraw_interval() const { return redraw_interval_; }
   double line_interval() const { return line_interval_; }
-  const std::optional<bool>& interactive() const { return interactive_; }
+  std::optional<bool> interactive() const { return interactive_set_ ? std::optional<bool>(interactive_) : std::nullopt; }
 
 private:
   int num_epochs_ = 0;
   double redraw_interval_ = 0.1;
   double line_interval_ = 5.0;
-  std::optional<bool> interactive_;
+  bool interactive_ = false, interactive_set_ = false;  // (not an optional<bool>: GCC 12 warns falsely)
 };
 
 class ProgressBar {
@@ -56,11 +60,9 @@ public:
   explicit ProgressBar(std::int64_t total_steps, ProgressOptions options = ProgressOptions(),
                        std::ostream& out = std::cout)
       : total_(total_steps), options_(options), out_(out) {
-    if (options_.interactive()) {
-      tty_ = *options_.interactive();
-    } else {
-      tty_ = (&out == &std::cout && isatty(STDOUT_FILENO)) || ((&out == &std::cerr || &out == &std::clog) && isatty(STDERR_FILENO));
-    }
+    const bool is_terminal = (&out == &std::cout && isatty(STDOUT_FILENO)) ||
+                             ((&out == &std::cerr || &out == &std::clog) && isatty(STDERR_FILENO));
+    tty_ = options_.interactive().value_or(is_terminal);
     start_epoch(0);
   }
 

@@ -145,7 +145,7 @@ KOKKOS_INLINE_FUNCTION void gemm_pack(const Member& team, Acc* dst, const T* src
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
 #define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("unroll")
 #define KT_IMPL_GEMM_UNROLL_COLS _Pragma("unroll")
-#elif defined(__GNUC__)
+#elif defined(__GNUC__) && !defined(__NVCC__)  // nvcc's front end rejects GCC's pragma
 #define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("GCC unroll 64")
 #define KT_IMPL_GEMM_UNROLL_COLS _Pragma("GCC unroll 1")
 #else

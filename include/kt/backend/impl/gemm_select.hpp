@@ -26,20 +26,18 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
   std::vector<GemmChoice> out;
   std::vector<int> thread_counts{concurrency};
   if (concurrency > 1) thread_counts.insert(thread_counts.begin(), 1);
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+  if constexpr (is_cuda_v<Exec>) {
     if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half> || std::is_same_v<T, bfloat16>)
       out.push_back({GemmBackend::Cublas, concurrency, 0});
     out.push_back({GemmBackend::Kokkos, concurrency, 0});
-    return out;
-  }
-#endif
-  for (int threads : thread_counts) {
-    if constexpr (host_library_ok_v<Exec, T>) {
-      if (have_blas_gemm) out.push_back({GemmBackend::Blas, threads, 0});
-      if (have_eigen_gemm) out.push_back({GemmBackend::Eigen, threads, 0});
+  } else {
+    for (int threads : thread_counts) {
+      if constexpr (host_library_ok_v<Exec, T>) {
+        if (have_blas_gemm) out.push_back({GemmBackend::Blas, threads, 0});
+        if (have_eigen_gemm) out.push_back({GemmBackend::Eigen, threads, 0});
+      }
+      out.push_back({GemmBackend::Kokkos, threads, 0});
     }
-    out.push_back({GemmBackend::Kokkos, threads, 0});
   }
   return out;
 }
@@ -53,15 +51,16 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
 template <class Exec, class T>
 GemmChoice gemm_heuristic(const GemmProblem<T>& p, int concurrency) {
   const int threads = p.flops() < 2.0e6 ? 1 : concurrency;
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) return {GemmBackend::Cublas, concurrency, 0};
-#endif
-  if constexpr (host_library_ok_v<Exec, T>) {
-    const bool skinny = p.n < 32 || p.m < 32 || p.k < 32;
-    if (have_eigen_gemm && (skinny || !have_blas_gemm)) return {GemmBackend::Eigen, threads, 0};
-    if (have_blas_gemm) return {GemmBackend::Blas, threads, 0};
+  if constexpr (is_cuda_v<Exec>) {
+    return {GemmBackend::Cublas, concurrency, 0};
+  } else {
+    if constexpr (host_library_ok_v<Exec, T>) {
+      const bool skinny = p.n < 32 || p.m < 32 || p.k < 32;
+      if (have_eigen_gemm && (skinny || !have_blas_gemm)) return {GemmBackend::Eigen, threads, 0};
+      if (have_blas_gemm) return {GemmBackend::Blas, threads, 0};
+    }
+    return {GemmBackend::Kokkos, threads, 0};
   }
-  return {GemmBackend::Kokkos, threads, 0};
 }
 
 }  // namespace kt::impl

@@ -2,9 +2,14 @@
 // The few places where Kokkos 3.4 and Kokkos 4.x/5.x spell the same thing differently.
 // Everything else in kt uses the API the versions share.
 
+#include "kt/core/impl/cuda_devices.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <memory>
+#include <ostream>
+#include <stdexcept>
 #include <string>
 
 namespace kt::impl {
@@ -28,8 +33,44 @@ KOKKOS_INLINE_FUNCTION C fma(C a, C b, C c) {
 #endif
 }
 
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
+/// Stands in for Kokkos 3.4's Cuda initializer ("150_Cuda" in its registry of execution
+/// spaces) when there is no GPU: Kokkos then starts its host spaces only instead of aborting.
+class NoCudaInitializer : public Kokkos::Impl::ExecSpaceInitializerBase {
+public:
+  void initialize(const Kokkos::InitArguments&) override {}
+  void finalize(const bool) override {}
+  void fence() override {}
+  void print_configuration(std::ostream& msg, const bool) override {
+    msg << "Device Execution Space:\n  Cuda: disabled by kt (no GPU found)\n";
+  }
+};
+#endif
+
+/// In a Cuda build on a machine without a GPU, keeps Kokkos from starting Cuda (which would
+/// abort) so the host devices still work; records it in cuda_disabled(). Returns true when
+/// Cuda is usable or not built.
+inline bool prepare_cuda_for_initialize() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (cuda_device_count() > 0) return true;
+#if KOKKOS_VERSION < 40000
+  Kokkos::Impl::ExecSpaceManager::get_instance().register_space_factory("150_Cuda",
+                                                                       std::make_unique<NoCudaInitializer>());
+  cuda_disabled() = true;
+  return false;
+#else
+  throw std::runtime_error(
+      "kt::Runtime: this Kokkos has Cuda as its default device but the machine has no usable GPU "
+      "(cudaGetDeviceCount found none); run on a GPU machine or use a host build of Kokkos");
+#endif
+#else
+  return true;
+#endif
+}
+
 /// Initialises Kokkos with a thread count and GPU index (-1: Kokkos' default).
 inline void initialize_kokkos(int num_threads, int device_id) {
+  prepare_cuda_for_initialize();
 #if KOKKOS_VERSION >= 40000
   Kokkos::InitializationSettings settings;
   if (num_threads > 0) settings.set_num_threads(num_threads);

@@ -41,7 +41,7 @@ void sgd_kernel(const Tensor<T, D>& param, const Tensor<T, D>& grad, const Tenso
   parallel_for(D(), "kt::optim::SGD::step", param.numel(), KOKKOS_LAMBDA(std::int64_t i) {
         // Every capture is named before the `if constexpr`: nvcc rejects an extended lambda
         // whose first use of a captured variable is inside one.
-        (void)b, (void)keep, (void)use_d, (void)use_m, (void)first;
+        (void)b, (void)keep, (void)take, (void)use_d, (void)use_m, (void)first, (void)neg_lr;
         const C x = static_cast<C>(p(i));
         const C d = sign * static_cast<C>(g(i)) + wd * x;
         if constexpr (Momentum) {
