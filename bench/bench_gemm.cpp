@@ -14,6 +14,7 @@
 // MatmulOptions().threads(1) (the Kokkos back-end then runs on Kokkos::Serial). Raw and kt
 // runs write into a preallocated C (kt::addmm_), except kt_tuned_matmul, which allocates its
 // output every call as user code does (through kt's caching allocator).
+#include "bench_main.hpp"
 #include "bench_reporter.hpp"
 
 #if defined(__AVX__) || defined(__AVX512F__)
@@ -37,9 +38,16 @@ struct Gemm {
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
 };
 
-const std::vector<Gemm> kShapes = {{64, 64, 64},       {128, 128, 128},   {256, 256, 256},
-                                   {512, 512, 512},    {1024, 1024, 1024}, {2048, 2048, 2048},
-                                   {256, 512, 784},    {256, 512, 512},   {256, 10, 512}};
+const std::vector<Gemm> kAllShapes = {{64, 64, 64},       {128, 128, 128},   {256, 256, 256},
+                                      {512, 512, 512},    {1024, 1024, 1024}, {2048, 2048, 2048},
+                                      {256, 512, 784},    {256, 512, 512},   {256, 10, 512}};
+// A smoke run (kt_bench::smoke) keeps the shapes below 1 GFLOP: every code path, little time.
+const std::vector<Gemm> kShapes = [] {
+  std::vector<Gemm> out;
+  for (const Gemm& g : kAllShapes)
+    if (!kt_bench::smoke() || g.flops() < 1e9) out.push_back(g);
+  return out;
+}();
 const std::vector<int> kThreads = {1, 2};
 // Tiny products whose time is mostly fixed cost: kt's dispatch beside the raw library call.
 const std::vector<Gemm> kOverheadShapes = {{4, 4, 4}, {16, 16, 16}};
@@ -55,7 +63,7 @@ void set_gflops(benchmark::State& state, double flops_per_iteration) {
 // call per repetition; the rest run for at least 0.2 s per repetition.
 benchmark::internal::Benchmark* configure(benchmark::internal::Benchmark* b, const Gemm& g) {
   b->UseRealTime()->Unit(benchmark::kMicrosecond);
-  if (g.flops() > 4e9) b->Iterations(1);
+  if (g.flops() > 4e9 || kt_bench::smoke()) b->Iterations(1);
   else b->MinTime(0.2);
   return b;
 }
@@ -268,7 +276,7 @@ void register_all() {
     else
 #endif
       b = benchmark::RegisterBenchmark(name.c_str(), [t](benchmark::State& s) { fma_peak<Device>(s, t); });
-    b->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.2);
+    b->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(kt_bench::min_time(0.2));
   }
   for (const Gemm& g : kShapes) {
     for (int t : kThreads) {

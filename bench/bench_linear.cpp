@@ -9,6 +9,7 @@
 //
 // (medians of 5 shuffled repetitions by default, see kt_bench::default_flags). "heuristic":
 // kt's size-based GEMM choice; "tuned": benchmark mode (kt::tuning).
+#include "bench_main.hpp"
 #include "bench_reporter.hpp"
 
 #include <cstdint>
@@ -100,10 +101,10 @@ void register_all() {
       for (bool backward : {false, true}) {
         const std::string pass = backward ? "fwd+bwd" : "fwd";
         benchmark::RegisterBenchmark(bench_name(l, "fused/" + pass + "/" + mode).c_str(), fused<D>, l, backward, tuned)
-            ->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.2);
+            ->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(kt_bench::min_time(0.2));
         benchmark::RegisterBenchmark(bench_name(l, "unfused/" + pass + "/" + mode).c_str(), unfused<D>, l, backward,
                                      tuned)
-            ->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(0.2);
+            ->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(kt_bench::min_time(0.2));
       }
     }
   }

@@ -8,6 +8,15 @@
 #include <cstdlib>
 #include <string>
 
+namespace kt_bench {
+/// True when KT_BENCH_SMOKE is set: the test suite runs every benchmark once, briefly, so that
+/// none can rot; fixed iteration counts then shrink to one.
+inline bool smoke() { return std::getenv("KT_BENCH_SMOKE") != nullptr; }
+inline int iterations(int n) { return smoke() ? 1 : n; }
+/// The minimum run time per benchmark: `seconds`, or a token 1 ms in a smoke run.
+inline double min_time(double seconds) { return smoke() ? 0.001 : seconds; }
+}  // namespace kt_bench
+
 #define KT_BENCHMARK_MAIN()                                                                   \
   int main(int argc, char** argv) {                                                           \
     setenv("OMP_PROC_BIND", "false", 0);                                                      \

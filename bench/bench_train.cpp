@@ -17,6 +17,7 @@
 //
 // Names: train/<widths>/batch:<B>/{kt,libtorch} (SGD-momentum) and
 //        train/<widths>/batch:<B>/adam/{kt,libtorch}.
+#include "bench_main.hpp"
 #include "bench_reporter.hpp"
 
 #if defined(KT_BENCH_HAVE_LIBTORCH)
@@ -144,11 +145,11 @@ void register_all() {
     for (const Config& c : kConfigs) {
 #if defined(KT_BENCH_HAVE_LIBTORCH)
       benchmark::RegisterBenchmark(bench_name(c, optimizer, "libtorch").c_str(), bench_libtorch, c, optimizer)
-          ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.3);
+          ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(kt_bench::min_time(0.3));
 #endif
 #if KT_BENCH_HAVE_KT_TRAINING
       benchmark::RegisterBenchmark(bench_name(c, optimizer, "kt").c_str(), bench_kt<kt::DefaultDevice>, c, optimizer)
-          ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(0.3);
+          ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(kt_bench::min_time(0.3));
 #endif
     }
 }

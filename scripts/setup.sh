@@ -106,13 +106,16 @@ else
   echo "kt setup: Kokkos (Serial, OpenMP) installed in $host_prefix"
 fi
 
+if [ -n "$cuda_arch" ] && ! command -v nvcc >/dev/null; then
+  echo "kt setup: no nvcc on PATH (the CUDA toolkit): skipping Kokkos-Cuda (--cuda)"
+  cuda_arch=""
+fi
 if [ -n "$cuda_arch" ]; then
   cuda_prefix="$deps/kokkos-cuda"
   if [ -f "$cuda_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
      grep -q "KOKKOS_ARCH_${cuda_arch}\b" "$cuda_prefix/include/KokkosCore_config.h" 2>/dev/null; then
     echo "kt setup: Kokkos-Cuda ($cuda_arch) already in $cuda_prefix"
   else
-    command -v nvcc >/dev/null || { echo "kt setup: --cuda needs nvcc on PATH (the CUDA toolkit)" >&2; exit 1; }
     fetch_kokkos_source
     for patch in "$root"/scripts/patches/kokkos-3.4.01/*.patch; do
       patch -d "$kokkos_src" -p1 --forward --quiet <"$patch"

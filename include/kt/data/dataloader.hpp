@@ -93,6 +93,10 @@ class DataLoader {
         }
         copy.get().fence();  // batch k is on the device
         current = std::move(in_flight);
+        // The caller's kernels read batch k on the default instance: its memory must not go
+        // to the copy instance's next batch before that work is done (stream-safe reuse).
+        current.inputs.record_stream(Device());
+        current.targets.record_stream(Device());
         in_flight_host.reset();  // its (pinned) staging goes back to the pool
         issue();                 // batch k+1 starts copying while the caller uses batch k
       }
@@ -104,8 +108,10 @@ class DataLoader {
       try {
         impl::HostBatch<X, Y> batch;
         if (!host.next(batch)) return;
-        Batch<X, Y, Device> next{Tensor<X, Device>(batch.inputs.shape()), Tensor<Y, Device>(batch.targets.shape())};
+        // Allocated for the copy instance, which writes them (see advance() for the reads).
         const auto exec = copy.get();
+        Batch<X, Y, Device> next{Tensor<X, Device>(batch.inputs.shape(), exec),
+                                 Tensor<Y, Device>(batch.targets.shape(), exec)};
         kt::copy(exec, next.inputs, batch.inputs);
         kt::copy(exec, next.targets, batch.targets);
         in_flight = std::move(next);

@@ -1,0 +1,22 @@
+# cmake -DSOURCE=... -DBINARY=... -DKOKKOS_ROOT=... -P build_for_cuda.cmake: configures kt with
+# Kokkos-Cuda (nvcc_wrapper as the C++ compiler) and builds every target, two jobs at a time.
+# Prints the configure and build output; fails on the first error.
+foreach(var SOURCE BINARY KOKKOS_ROOT)
+  if(NOT ${var})
+    message(FATAL_ERROR "build_for_cuda.cmake: -D${var}= is missing")
+  endif()
+endforeach()
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${BINARY}" -DCMAKE_BUILD_TYPE=Release
+    "-DKokkos_ROOT=${KOKKOS_ROOT}" "-DCMAKE_CXX_COMPILER=${KOKKOS_ROOT}/bin/nvcc_wrapper"
+    -DKT_ENABLE_TESTS=ON -DKT_ENABLE_EXAMPLES=ON -DKT_ENABLE_BENCHMARKS=ON
+    "-DKT_FASHION_MNIST_DIR=${FASHION_MNIST}"
+  RESULT_VARIABLE configured)
+if(NOT configured EQUAL 0)
+  message(FATAL_ERROR "configuring the Cuda build failed (${configured})")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" -j 2 RESULT_VARIABLE built)
+if(NOT built EQUAL 0)
+  message(FATAL_ERROR "building the Cuda build failed (${built})")
+endif()
+message(STATUS "the Cuda build of every target is complete in ${BINARY}")
