@@ -17,7 +17,7 @@
 // the train loss, test accuracy, samples/s and epoch time, then a JSON run summary.
 //
 //   OMP_PROC_BIND=false ./build/examples/fashion_mnist/fashion_mnist [--epochs 10]
-//       [--device serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers 2]
+//       [--device auto|serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers 2]
 //       [--seed 0] [--limit N] [--data DIR] [--summary PATH]
 
 #include <kt/kt.hpp>
@@ -43,7 +43,7 @@ const char* const kDefaultData = "/usr/share/datasets/fashion-mnist";
 constexpr double kMean = 0.2860, kStd = 0.3530;
 
 struct Config {
-  std::string device;  // empty: kt::DefaultDevice
+  std::string device;  // empty: "auto" (kt::dispatch_device: a GPU when present)
   std::string data = kDefaultData;
   std::string summary;  // empty: next to the executable; "none": no summary
   int epochs = 10;
@@ -60,24 +60,9 @@ struct EpochResult {
 };
 
 std::string usage() {
-  return "usage: fashion_mnist [--epochs N] [--device serial|openmp|cuda] [--threads N]\n"
+  return "usage: fashion_mnist [--epochs N] [--device auto|serial|openmp|cuda] [--threads N]\n"
          "                     [--batch-size N] [--workers N] [--seed N] [--limit N]\n"
          "                     [--data DIR] [--summary PATH|none] [--kokkos-...]\n";
-}
-
-// The devices compiled into this build, as --device spells them.
-std::string compiled_devices() {
-  std::string s;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  s += " serial";
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  s += " openmp";
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  s += " cuda";
-#endif
-  return s;
 }
 
 std::int64_t to_int(const std::string& flag, const std::string& value, std::int64_t min) {
@@ -295,23 +280,16 @@ int run(const Config& c, const std::string& summary_path) {
   return 0;
 }
 
-// --device picks one of the devices compiled in; run<D>() is instantiated for each of them.
+// --device picks one of the devices compiled in, through kt::dispatch_device: run<D>() is
+// compiled for each of them and runs on the chosen one. The default, "auto", takes a GPU when
+// one is present and says so when a Cuda build finds none.
 int dispatch(const Config& c, const std::string& summary) {
-  const std::string d = c.device.empty() ? "default" : c.device;
-  if (d == "default") return run<kt::DefaultDevice>(c, summary);
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (d == "serial") return run<kt::Serial>(c, summary);
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  if (d == "openmp") return run<kt::OpenMP>(c, summary);
-#endif
+  const std::string device = c.device.empty() ? "auto" : c.device;
 #if defined(KOKKOS_ENABLE_CUDA)
-  if (d == "cuda") return run<kt::Cuda>(c, summary);
+  if (device == "auto" && !kt::is_available<kt::Cuda>())
+    std::cout << "notice: this is a Cuda build but no GPU is present: running on " << kt::best_device() << "\n";
 #endif
-  KT_THROW("fashion_mnist: --device ", d, " is ",
-           (d == "serial" || d == "openmp" || d == "cuda") ? "not compiled into this Kokkos build"
-                                                           : "not a device kt knows",
-           "; this build has:", compiled_devices());
+  return kt::dispatch_device(device, [&](auto tag) { return run<typename decltype(tag)::type>(c, summary); });
 }
 
 }  // namespace
@@ -319,10 +297,6 @@ int dispatch(const Config& c, const std::string& summary) {
 int main(int argc, char* argv[]) {
   try {
     const Config config = parse(argc, argv);
-    // Validate --device before starting Kokkos.
-    if (!config.device.empty() && config.device != "default" &&
-        (" " + compiled_devices() + " ").find(" " + config.device + " ") == std::string::npos)
-      return dispatch(config, "");  // throws the error naming the compiled-in devices
     std::string summary = config.summary;
     if (summary.empty()) summary = (fs::path(argv[0]).parent_path() / "fashion_mnist_summary.json").string();
     if (summary == "none") summary.clear();

@@ -13,6 +13,7 @@
 #include "kt/backend/tuning.hpp"
 #include "kt/backend/tuning_stats.hpp"
 #include "kt/core/device.hpp"
+#include "kt/core/dispatch.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/memory.hpp"

@@ -16,6 +16,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <ostream>
 #include <string>
 #include <type_traits>
 
@@ -95,6 +96,33 @@ inline int device_count() { return device_count<DefaultDevice>(); }
 template <class D>
 bool is_available() {
   return is_device_v<D> && device_count<D>() > 0;
+}
+
+/// Which device a tensor is on, as a value (`tensor.device`): its type ("cuda", "openmp",
+/// "serial", ...) and, for GPUs, the index of the GPU. Prints as PyTorch does: `cuda:0`.
+struct DeviceId {
+  std::string type;
+  int index = -1;  ///< the GPU's index; -1 for host devices
+  std::string str() const { return index < 0 ? type : type + ":" + std::to_string(index); }
+  friend bool operator==(const DeviceId& a, const DeviceId& b) { return a.type == b.type && a.index == b.index; }
+  friend bool operator!=(const DeviceId& a, const DeviceId& b) { return !(a == b); }
+  friend std::ostream& operator<<(std::ostream& os, const DeviceId& d) { return os << d.str(); }
+};
+
+/// The DeviceId of device D (for Cuda, the GPU this process uses).
+template <class D>
+DeviceId device_id() {
+  static_assert(is_device_v<D>, "kt::device_id: D is not a Kokkos execution space");
+  std::string type = D::name();
+  for (auto& c : type) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  int index = -1;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<D, Kokkos::Cuda>) {
+    index = 0;
+    if (cudaGetDevice(&index) != cudaSuccess) (void)cudaGetLastError();
+  }
+#endif
+  return DeviceId{type, index};
 }
 
 /// What a device is: the row of `examples/device_query`'s table.

@@ -42,9 +42,13 @@ class Adam final : public kt::impl::AdamFamily<T, D, AdamOptions, false> {
 public:
   /// kt::Error when an option is out of range (lr, eps, weight_decay < 0; betas outside
   /// [0, 1)) or the parameter list is empty or repeats a parameter.
-  Adam(std::vector<Var<T, D>> params, const AdamOptions& options = AdamOptions())
+  Adam(Params<T, D> params, const AdamOptions& options = AdamOptions())
       : kt::impl::AdamFamily<T, D, AdamOptions, false>(std::move(params), options, "kt::optim::Adam") {}
   const char* name() const override { return "kt::optim::Adam"; }
 };
+
+/// `Adam opt(model.parameters(), options)` deduces T and D from the parameters.
+template <class T, class D>
+Adam(std::vector<Var<T, D>>, const AdamOptions&) -> Adam<T, D>;
 
 }  // namespace kt::optim

@@ -40,9 +40,13 @@ class AdamW final : public kt::impl::AdamFamily<T, D, AdamWOptions, true> {
 public:
   /// kt::Error when an option is out of range (lr, eps, weight_decay < 0; betas outside
   /// [0, 1)) or the parameter list is empty or repeats a parameter.
-  AdamW(std::vector<Var<T, D>> params, const AdamWOptions& options = AdamWOptions())
+  AdamW(Params<T, D> params, const AdamWOptions& options = AdamWOptions())
       : kt::impl::AdamFamily<T, D, AdamWOptions, true>(std::move(params), options, "kt::optim::AdamW") {}
   const char* name() const override { return "kt::optim::AdamW"; }
 };
+
+/// `AdamW opt(model.parameters(), options)` deduces T and D from the parameters.
+template <class T, class D>
+AdamW(std::vector<Var<T, D>>, const AdamWOptions&) -> AdamW<T, D>;
 
 }  // namespace kt::optim

@@ -19,6 +19,7 @@
 #include "kt/autograd/var.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
+#include "kt/optim/params.hpp"
 #include "kt/optim/state.hpp"
 
 #include <cmath>
@@ -132,8 +133,8 @@ protected:
   virtual void update() = 0;
 
   /// Checks the parameters: at least one, each a defined leaf, none twice.
-  Optimizer(std::vector<Var<T, D>> params, const char* qualified_name)
-      : params_(std::move(params)), state_(params_.size()) {
+  Optimizer(Params<T, D> params, const char* qualified_name)
+      : params_(std::move(params).take()), state_(params_.size()) {
     KT_REQUIRE(!params_.empty(), qualified_name, ": got an empty parameter list");
     for (std::size_t i = 0; i < params_.size(); ++i) {
       KT_REQUIRE(params_[i].defined(), qualified_name, ": parameter ", i, " is undefined");

@@ -73,7 +73,7 @@ public:
   }
 
 protected:
-  OptimizerWithOptions(std::vector<Var<T, D>> params, const Options& options, const char* qualified_name)
+  OptimizerWithOptions(Params<T, D> params, const Options& options, const char* qualified_name)
       : Optimizer<T, D>(std::move(params), qualified_name), options_(options) {
     options_.validate(qualified_name);
   }

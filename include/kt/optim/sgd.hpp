@@ -92,7 +92,7 @@ class SGD final : public OptimizerWithOptions<T, D, SGDOptions> {
 public:
   /// kt::Error when the options are invalid or the parameter list is empty or repeats a
   /// parameter.
-  SGD(std::vector<Var<T, D>> params, const SGDOptions& options)
+  SGD(Params<T, D> params, const SGDOptions& options)
       : OptimizerWithOptions<T, D, SGDOptions>(std::move(params), options, "kt::optim::SGD") {}
 
   const char* name() const override { return "kt::optim::SGD"; }
@@ -124,5 +124,9 @@ protected:
 
   std::vector<std::string> state_names() const override { return {"momentum_buffer"}; }
 };
+
+/// `SGD opt(model.parameters(), options)` deduces T and D from the parameters.
+template <class T, class D>
+SGD(std::vector<Var<T, D>>, const SGDOptions&) -> SGD<T, D>;
 
 }  // namespace kt::optim

@@ -69,6 +69,8 @@ public:
   }
 
   bool defined() const { return defined_; }
+  /// The device as a run-time value (`tensor.device`): `cuda:0`, `openmp`, `serial`.
+  DeviceId device() const { return device_id<Device>(); }
   const Shape& shape() const { return shape_; }
   int rank() const { return shape_.rank(); }
   /// Extent of `dim` (negative dims count from the back).

@@ -7,16 +7,20 @@
 
 #include <typeinfo>
 
+namespace kt {
+/// A device as a value, for generic lambdas: `[](auto tag) { using D = typename decltype(tag)::type; }`
+/// (what kt::dispatch_device passes).
+template <class D>
+struct DeviceTag {
+  using type = D;
+};
+}  // namespace kt
+
 namespace kt::impl {
 
 template <class... Ds>
 struct DeviceList {};
 
-/// A device as a value, for generic lambdas: `[](auto tag) { using D = typename decltype(tag)::type; }`.
-template <class D>
-struct DeviceTag {
-  using type = D;
-};
 
 /// Calls make(DeviceTag<D>{}) for the device D of the list whose typeid is `device`; returns
 /// what it returns, or a default-constructed R when no device of the list matches.

@@ -77,7 +77,7 @@ class AdamFamily : public optim::OptimizerWithOptions<T, D, Options> {
   using C = compute_t<T>;
 
 protected:
-  AdamFamily(std::vector<Var<T, D>> params, const Options& options, const char* qualified_name)
+  AdamFamily(optim::Params<T, D> params, const Options& options, const char* qualified_name)
       : optim::OptimizerWithOptions<T, D, Options>(std::move(params), options, qualified_name) {}
 
   void update() override {

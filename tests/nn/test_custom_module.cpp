@@ -1,0 +1,117 @@
+// A module of one's own, written the PyTorch way: derive from kt::nn::Module, register
+// children in the constructor, define forward. It trains, prints, moves between devices, and
+// an optimizer built for the old copy says so instead of training nothing.
+
+#include "kt_test.hpp"
+
+#include <kt/nn/nn.hpp>
+#include <kt/optim/adam.hpp>
+#include <kt/optim/sgd.hpp>
+
+#include <memory>
+#include <sstream>
+#include <type_traits>
+
+namespace {
+
+/// y = x + fc2(relu(fc1(x))): two Linear layers and a residual add.
+template <class D>
+struct Residual : kt::nn::Module<double, D> {
+  std::shared_ptr<kt::nn::Linear<double, D>> fc1, fc2;
+  Residual(std::int64_t n, std::int64_t hidden) {
+    fc1 = this->register_module("fc1", kt::nn::Linear<double, D>(kt::nn::LinearOptions(n, hidden).seed(1)));
+    fc2 = this->register_module("fc2", kt::nn::Linear<double, D>(kt::nn::LinearOptions(hidden, n).seed(2)));
+  }
+  kt::Var<double, D> forward(const kt::Var<double, D>& x) override { return x + (*fc2)(kt::relu((*fc1)(x))); }
+};
+
+/// The same with the one-line rebuild_on, so that a Sequential holding it can move too.
+template <class D>
+struct MovableResidual : Residual<D> {
+  using Residual<D>::Residual;
+  std::shared_ptr<void> rebuild_on(const std::type_info& device) const override {
+    return kt::nn::rebuild_as(*this, device, 4, 6);
+  }
+};
+
+// Another device than D when the build has one (moving to D itself does not compile).
+template <class D>
+using OtherDevice = std::conditional_t<std::is_same_v<D, kt::Serial>, kt::Host, kt::Serial>;
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("a custom module: registered children, PyTorch names and printout, training", D, KT_DEVICES) {
+  Residual<D> net(4, 6);
+  std::vector<std::string> names;
+  for (auto& [name, p] : net.named_parameters()) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"});
+  CHECK(net.parameter_count() == 4 * 6 + 6 + 6 * 4 + 4);
+  std::ostringstream os;
+  os << net;
+  CHECK(os.str() ==
+        "Residual(\n"
+        "  (fc1): Linear(in_features=4, out_features=6, bias=True)\n"
+        "  (fc2): Linear(in_features=6, out_features=4, bias=True)\n"
+        ")");
+  // Fit y = 2x: the loss falls by orders of magnitude.
+  const auto x = kt::randn<double, D>({32, 4}, 5);
+  const auto y = x * 2.0;
+  kt::optim::Adam<double, D> opt(net.parameters(), kt::optim::AdamOptions(0.02));
+  double first = 0, last = 0;
+  for (int step = 0; step < 300; ++step) {
+    auto loss = kt::mse_loss(net(x), y);  // a Tensor input and a Tensor target
+    if (step == 0) first = loss.item();
+    last = loss.item();
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+  }
+  CHECK(last < first / 50);
+}
+
+TEST_CASE_TEMPLATE("a custom module moves to another device with kt::nn::to and gives the same outputs", D, KT_DEVICES) {
+  using Other = OtherDevice<D>;
+  Residual<D> net(4, 6);
+  net.eval();
+  const auto x = kt::randn<double, D>({3, 4}, 7);
+  if constexpr (!std::is_same_v<Other, D>) {
+    auto moved = kt::nn::to<Other>(net, 4, 6);
+    static_assert(std::is_same_v<decltype(moved), Residual<Other>>);
+    CHECK_FALSE(moved.is_training());
+    CHECK(moved(x.template to<Other>()).data().to_vector() == net(x).data().to_vector());
+    // Independent parameters.
+    moved.parameters()[0].data().fill_(0.0);
+    CHECK(moved(x.template to<Other>()).data().to_vector() != net(x).data().to_vector());
+  }
+  // With rebuild_on, a Sequential holding it moves as a whole.
+  kt::nn::Sequential<double, D> seq;
+  seq.push_back(MovableResidual<D>(4, 6));
+  seq.push_back(kt::nn::Tanh<double, D>());
+  auto copy = seq.clone();
+  CHECK(copy(x).data().to_vector() == seq(x).data().to_vector());
+  // Without it, the error says what to do.
+  kt::nn::Sequential<double, D> plain;
+  plain.push_back(Residual<D>(4, 6));
+  CHECK(kt_test::error_of([&] { (void)plain.clone(); }).find("cannot rebuild itself on device") != std::string::npos);
+}
+
+TEST_CASE_TEMPLATE("an optimizer built before the model was moved refuses to step, naming the cause", D, KT_DEVICES) {
+  Residual<D> net(4, 6);
+  kt::optim::SGD<double, D> stale(net.parameters(), 0.1);  // built for the original
+  auto moved = [&] {
+    if constexpr (std::is_same_v<OtherDevice<D>, D>) return kt::nn::to<D>(net, 4, 6);  // a copy
+    else return kt::nn::to<OtherDevice<D>>(net, 4, 6);
+  }();
+  using M = std::decay_t<decltype(moved)>;
+  using D2 = typename M::device_type;
+  auto loss = kt::sum(moved(kt::ones<double, D2>({2, 4})));
+  loss.backward();  // gradients land on the moved copy's parameters
+  const std::string error = kt_test::error_of([&] { stale.step(); });
+  CHECK(error.find("none of the 4 parameters has a gradient") != std::string::npos);
+  CHECK(error.find("built before the model was moved") != std::string::npos);
+  // The right way: an optimizer over the moved model's parameters.
+  kt::optim::SGD<double, D2> opt(moved.parameters(), 0.1);
+  const auto before = moved.parameters()[0].data().to_vector();
+  opt.step();
+  CHECK(moved.parameters()[0].data().to_vector() != before);
+}
