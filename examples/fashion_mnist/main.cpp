@@ -18,7 +18,7 @@
 //
 //   OMP_PROC_BIND=false ./build/examples/fashion_mnist/fashion_mnist [--epochs 10]
 //       [--device auto|serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers 2]
-//       [--seed 0] [--limit N] [--data DIR] [--summary PATH]
+//       [--seed 0] [--limit N] [--data DIR] [--summary PATH] [--profile TRACE.json]
 
 #include <kt/kt.hpp>
 
@@ -26,8 +26,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -52,6 +52,7 @@ struct Config {
   int workers = 2;
   std::uint64_t seed = 0;
   std::int64_t limit = 0;  // train on the first `limit` samples only (0: all)
+  std::string profile;     // non-empty: profile the training, print the table, write this Chrome trace
 };
 
 struct EpochResult {
@@ -62,7 +63,7 @@ struct EpochResult {
 std::string usage() {
   return "usage: fashion_mnist [--epochs N] [--device auto|serial|openmp|cuda] [--threads N]\n"
          "                     [--batch-size N] [--workers N] [--seed N] [--limit N]\n"
-         "                     [--data DIR] [--summary PATH|none] [--kokkos-...]\n";
+         "                     [--data DIR] [--summary PATH|none] [--profile TRACE.json] [--kokkos-...]\n";
 }
 
 std::int64_t to_int(const std::string& flag, const std::string& value, std::int64_t min) {
@@ -105,6 +106,7 @@ Config parse(int argc, char* argv[]) {
     else if (arg == "--limit") c.limit = to_int(arg, value, 1);
     else if (arg == "--data") c.data = value;
     else if (arg == "--summary") c.summary = value;
+    else if (arg == "--profile") c.profile = value;
     else KT_THROW("fashion_mnist: unknown option '", arg, "'\n", usage());
   }
   return c;
@@ -137,7 +139,7 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
-// The run summary as JSON, written to a temporary file and renamed over `path` (atomic).
+// The run summary as JSON, written atomically (a temporary file renamed over `path`).
 void write_summary(const std::string& path, const Config& c, const std::string& device, int threads,
                    std::int64_t train_samples, std::int64_t parameters, const std::vector<EpochResult>& epochs,
                    double total_seconds) {
@@ -159,17 +161,7 @@ void write_summary(const std::string& path, const Config& c, const std::string& 
   j << "\n  ],\n  \"final_test_accuracy\": " << (epochs.empty() ? 0.0 : epochs.back().test_accuracy)
     << ",\n  \"training_seconds\": " << total_seconds << "\n}\n";
 
-  const fs::path target(path), tmp = fs::path(path + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    KT_REQUIRE(out, "fashion_mnist: cannot write the run summary ", tmp.string());
-    out << j.str();
-    out.close();
-    KT_REQUIRE(out, "fashion_mnist: writing the run summary ", tmp.string(), " failed");
-  }
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  KT_REQUIRE(!ec, "fashion_mnist: cannot rename ", tmp.string(), " to ", target.string(), ": ", ec.message());
+  kt::write_file_atomically(path, j.str());
 }
 
 // Test accuracy in chunks of 1000 under no-grad, in eval mode (torch.no_grad() + model.eval()).
@@ -240,6 +232,10 @@ int run(const Config& c, const std::string& summary_path) {
   kt::ProgressBar bar(loader.size(), kt::ProgressOptions().num_epochs(c.epochs));
   std::vector<EpochResult> results;
   double training_seconds = 0;
+  // --profile: kt::Profiler over the whole training (torch.profiler.profile()); it fences
+  // around every kernel, so the epochs run slower while it records.
+  std::optional<kt::Profiler> profiler;
+  if (!c.profile.empty()) profiler.emplace();
   for (int epoch = 0; epoch < c.epochs; ++epoch) {
     loader.set_epoch(static_cast<std::uint64_t>(epoch));
     bar.start_epoch(epoch);
@@ -270,6 +266,12 @@ int run(const Config& c, const std::string& summary_path) {
     std::fflush(stdout);
   }
 
+  if (profiler) {
+    profiler->stop();
+    std::cout << "profile of the training (kt::Profiler, heaviest 15 rows by total time):\n" << profiler->table(kt::ProfileSort::Total, 15);
+    profiler->export_chrome_trace(c.profile);
+    std::cout << "Chrome trace: " << c.profile << " (open in ui.perfetto.dev or chrome://tracing)\n";
+  }
   if (!summary_path.empty()) {
     write_summary(summary_path, c, kt::device_name<D>(), kt::device_info<D>().concurrency, train.size(),
                   model.parameter_count(), results, training_seconds);

@@ -1,0 +1,118 @@
+#pragma once
+// kt::Profiler's outputs from a ProfileRecorder: the key_averages rows, the table and the
+// Chrome trace (the JSON "Trace Event Format" that chrome://tracing and Perfetto open).
+
+#include "kt/core/impl/profile_recorder.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace kt {
+
+/// One line of kt::Profiler::key_averages(): every event of one name, kind and device.
+struct ProfileRow {
+  std::string name;
+  std::string kind;    // "region" (kt ops and your kt::ScopedRegion), "kernel", "copy"
+  std::string device;  // kernels: "Serial", "OpenMP", "Cuda"; copies: "Host->Cuda"; regions: ""
+  std::int64_t count = 0;
+  double total_ms = 0, self_ms = 0;  // self: total minus what ran inside it (regions)
+  double avg_us = 0, min_us = 0, max_us = 0;
+  std::uint64_t bytes = 0;  // copies
+};
+
+/// The order of Profiler::table(): by total time, self time or number of calls (descending).
+enum class ProfileSort { Total, Self, Count };
+
+}  // namespace kt
+
+namespace kt::impl {
+
+inline std::vector<ProfileRow> profile_rows(const ProfileRecorder& r, ProfileSort sort) {
+  std::vector<ProfileRow> rows;
+  for (std::size_t i = 0; i < r.keys().size(); ++i) {
+    const ProfileKey& k = r.keys()[i];
+    const ProfileStat& s = r.stats()[i];
+    if (s.count == 0) continue;  // still open
+    rows.push_back(ProfileRow{k.name, profile_kind_name(k.kind), k.device, s.count, s.total_ns * 1e-6,
+                              s.self_ns * 1e-6, s.total_ns * 1e-3 / s.count, s.min_ns * 1e-3, s.max_ns * 1e-3,
+                              s.bytes});
+  }
+  const auto measure = [sort](const ProfileRow& row) {
+    return sort == ProfileSort::Count ? double(row.count) : sort == ProfileSort::Self ? row.self_ms : row.total_ms;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const ProfileRow& a, const ProfileRow& b) {
+    return measure(a) > measure(b);
+  });
+  return rows;
+}
+
+/// torch.profiler's key_averages().table(): the heaviest rows, then the totals.
+inline std::string profile_table(const std::vector<ProfileRow>& rows, std::size_t row_limit, std::size_t dropped) {
+  double self_sum = 0;
+  for (const auto& row : rows) self_sum += row.self_ms;
+  std::size_t width = 4;
+  const std::size_t shown = row_limit == 0 ? rows.size() : std::min(rows.size(), row_limit);
+  for (std::size_t i = 0; i < shown; ++i) width = std::max(width, std::min<std::size_t>(rows[i].name.size(), 60));
+  std::ostringstream os;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-*s  %-6s  %-12s  %8s  %10s  %10s  %7s  %10s  %10s  %10s\n", int(width), "Name",
+                "Kind", "Device", "Calls", "Total ms", "Self ms", "Self %", "Avg us", "Min us", "Max us");
+  os << line << std::string(width + 100, '-') << "\n";
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& r = rows[i];
+    const std::string name = r.name.size() > width ? r.name.substr(0, width - 3) + "..." : r.name;
+    std::snprintf(line, sizeof line, "%-*s  %-6s  %-12s  %8lld  %10.3f  %10.3f  %6.1f%%  %10.2f  %10.2f  %10.2f\n",
+                  int(width), name.c_str(), r.kind.c_str(), r.device.c_str(), static_cast<long long>(r.count),
+                  r.total_ms, r.self_ms, self_sum > 0 ? 100.0 * r.self_ms / self_sum : 0.0, r.avg_us, r.min_us,
+                  r.max_us);
+    os << line;
+  }
+  if (shown < rows.size()) os << "... " << rows.size() - shown << " more rows\n";
+  std::snprintf(line, sizeof line, "Self time total: %.3f ms", self_sum);
+  os << line;
+  if (dropped > 0) os << "; " << dropped << " events beyond max_trace_events were counted but not traced";
+  os << "\n";
+  return os.str();
+}
+
+/// A JSON string literal for `s` (quotes, backslashes and control characters escaped).
+inline std::string json_quote(const std::string& s) {
+  std::string out = "\"";
+  for (const char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (static_cast<unsigned char>(ch) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(ch)));
+      out += buf;
+    } else {
+      out += ch;
+    }
+  }
+  return out + "\"";
+}
+
+/// Complete events ("ph": "X") in microseconds, one row (tid) per host thread.
+inline std::string profile_chrome_trace(const ProfileRecorder& r) {
+  std::ostringstream os;
+  os.precision(3);
+  os << std::fixed << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [";
+  bool first = true;
+  for (const ProfileEvent& e : r.events()) {
+    const ProfileKey& k = r.keys()[static_cast<std::size_t>(e.key)];
+    os << (first ? "\n" : ",\n") << "{\"name\": " << json_quote(k.name) << ", \"cat\": \""
+       << profile_kind_name(k.kind) << "\", \"ph\": \"X\", \"ts\": " << e.start_ns * 1e-3
+       << ", \"dur\": " << e.duration_ns * 1e-3 << ", \"pid\": 0, \"tid\": " << e.thread;
+    if (!k.device.empty()) os << ", \"args\": {\"device\": " << json_quote(k.device) << "}";
+    os << "}";
+    first = false;
+  }
+  os << "\n]}\n";
+  return os.str();
+}
+
+}  // namespace kt::impl
