@@ -83,6 +83,16 @@ TEST_CASE_TEMPLATE("a custom module moves to another device with kt::nn::to and 
     moved.parameters()[0].data().fill_(0.0);
     CHECK(moved(x.template to<Other>()).data().to_vector() != net(x).data().to_vector());
   }
+  // Built-in layers need no arguments, and kt::nn::to copies when D2 is already their device
+  // (generic code: kt::nn::to<kt::DefaultDevice>(layer) whether that is the host or a GPU).
+  kt::nn::Linear<double, D> layer(kt::nn::LinearOptions(4, 2).seed(3));
+  auto same = kt::nn::to<D>(layer);
+  static_assert(std::is_same_v<decltype(same), kt::nn::Linear<double, D>>);
+  CHECK(same(x).data().to_vector() == layer(x).data().to_vector());
+  same.parameters()[0].data().fill_(0.0);
+  CHECK(same(x).data().to_vector() != layer(x).data().to_vector());
+  auto across = kt::nn::to<Other>(layer);
+  CHECK(across(x.template to<Other>()).data().to_vector() == layer(x).data().to_vector());
   // With rebuild_on, a Sequential holding it moves as a whole.
   kt::nn::Sequential<double, D> seq;
   seq.push_back(MovableResidual<D>(4, 6));

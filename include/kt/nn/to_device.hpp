@@ -37,12 +37,20 @@ std::shared_ptr<void> rebuild_as(const M& module, const std::type_info& device, 
   });
 }
 
-/// A copy of `module` on device D2: the same class built there with `args`, then the state
-/// copied (parameters, requires_grad, buffers, train/eval mode).
+/// A copy of `module` on device D2 — also when D2 is its own device, so generic code can write
+/// `kt::nn::to<kt::DefaultDevice>(model)` whether the default device is the host or a GPU.
+/// Built-in layers and Sequential need no arguments; a module of your own is built there with
+/// `args` (its constructor arguments), then the state is copied (parameters, requires_grad,
+/// buffers, train/eval mode).
 template <class D2, class M, class... Args>
-kt::impl::rebind_device_t<M, D2> to(const M& module, Args&&... args) {
+auto to(const M& module, Args&&... args) {
   static_assert(is_device_v<D2>, "kt::nn::to<D2>: D2 must be a device (kt::Serial, kt::OpenMP, kt::Cuda, ...)");
-  return kt::impl::rebuilt_on<D2>(module, std::forward<Args>(args)...);
+  if constexpr (sizeof...(Args) == 0 && kt::impl::has_clone_v<M>) {
+    if constexpr (std::is_same_v<typename M::device_type, D2>) return module.clone();
+    else return module.template to<D2>();
+  } else {
+    return kt::impl::rebuilt_on<D2>(module, std::forward<Args>(args)...);
+  }
 }
 
 }  // namespace kt::nn

@@ -36,6 +36,14 @@ rebind_device_t<M, D2> rebuilt_on(const M& module, Args&&... args) {
   return copy;
 }
 
+/// Whether M copies itself (built-in layers and Sequential: clone() and to<D2>() members).
+template <class M, class = void>
+struct has_clone : std::false_type {};
+template <class M>
+struct has_clone<M, std::void_t<decltype(std::declval<const M&>().clone())>> : std::true_type {};
+template <class M>
+constexpr bool has_clone_v = has_clone<M>::value;
+
 /// The body of Module::rebuild_on: `make(DeviceTag<D2>{})` returns the rebuilt module (any
 /// Module<T, D2>-derived value) for the enabled device D2 whose typeid is `device`.
 template <class T, class F>
