@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <stdexcept>
+
+#include <pthread.h>
 
 namespace {
 
@@ -191,4 +194,55 @@ TEST_CASE_TEMPLATE("an exception in a worker reaches the loop as kt::Error", D, 
   });
   CHECK(kt_test::error_of([&] { batches_of(transform_fails); })
             .find("kt::DataLoader: building batch 0 failed: kt::Tensor::reshape: cannot infer dimension 1") == 0);
+}
+
+TEST_CASE("a failed batch carries the original exception nested in its kt::Error") {
+  auto loader = kt::make_data_loader<kt::Serial>(Faulty{12}, kt::DataLoaderOptions().batch_size(5).num_workers(2));
+  std::string original;
+  try {
+    batches_of(loader);
+  } catch (const kt::Error& e) {
+    CHECK(e.message() == "kt::DataLoader: building batch 2 failed: sample 12 is unreadable");
+    try {
+      std::rethrow_if_nested(e);
+    } catch (const std::runtime_error& inner) {  // the dataset's own type
+      original = inner.what();
+    }
+  }
+  CHECK(original == "sample 12 is unreadable");
+}
+
+namespace {
+/// A dataset whose first sample throws something that is not a std::exception.
+struct ThrowsInt {
+  std::int64_t size() const { return 4; }
+  kt::Sample<float, std::int64_t> get(std::int64_t) const { throw 42; }
+};
+}  // namespace
+
+TEST_CASE("sample 0 failing reaches the caller as kt::Error like every other sample") {
+  // Sample 0 is read when the loader is built (it fixes the batch shapes).
+  const std::string error =
+      kt_test::error_of([] { (void)kt::make_data_loader<kt::Serial>(Faulty{0}, kt::DataLoaderOptions().batch_size(5)); });
+  CHECK(error == "kt::DataLoader: reading sample 0 (for the batch shapes) failed: sample 0 is unreadable");
+  const std::string not_std =
+      kt_test::error_of([] { (void)kt::make_data_loader<kt::Serial>(ThrowsInt{}, kt::DataLoaderOptions()); });
+  CHECK(not_std == "kt::DataLoader: reading sample 0 (for the batch shapes) failed: an exception that is not a std::exception");
+}
+
+TEST_CASE("a worker thread that cannot start is a kt::Error and the process goes on") {
+  // Every new thread's stack made larger than the address space: pthread_create fails, as it
+  // does when many workers meet a memory limit.
+  pthread_attr_t saved, huge;
+  REQUIRE(pthread_getattr_default_np(&saved) == 0);
+  REQUIRE(pthread_attr_init(&huge) == 0);
+  REQUIRE(pthread_attr_setstacksize(&huge, std::size_t(1) << 50) == 0);
+  REQUIRE(pthread_setattr_default_np(&huge) == 0);
+  auto loader = kt::make_data_loader<kt::Serial>(numbered(40), kt::DataLoaderOptions().batch_size(4).num_workers(8));
+  const std::string error = kt_test::error_of([&] { batches_of(loader); });
+  REQUIRE(pthread_setattr_default_np(&saved) == 0);
+  pthread_attr_destroy(&huge);
+  pthread_attr_destroy(&saved);
+  CHECK(error.find("kt::DataLoader: cannot start worker thread 1 of 8 (use fewer num_workers): ") == 0);
+  CHECK(batches_of(loader).size() == 10);  // threads can start again: the loader works
 }

@@ -5,11 +5,13 @@
 // get(i) per sample, each checked against the first sample's shapes.
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/nested_error.hpp"
 #include "kt/data/dataset.hpp"
 #include "kt/tensor/shape.hpp"
 
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <utility>
 
 namespace kt::impl {
@@ -37,9 +39,17 @@ public:
       this->input_shape_ = Shape(dataset_.input_shape());
       this->target_shape_ = Shape(dataset_.target_shape());
     } else if (dataset_.size() > 0) {
-      const auto first = dataset_.get(0);
-      this->input_shape_ = first.input.shape();
-      this->target_shape_ = first.target.shape();
+      // Sample 0 fixes the shapes; its failure reaches the caller like any other sample's.
+      try {
+        const auto first = dataset_.get(0);
+        KT_REQUIRE(first.input.defined() && first.target.defined(), "sample 0 has an undefined ",
+                   first.input.defined() ? "target" : "input");
+        this->input_shape_ = first.input.shape();
+        this->target_shape_ = first.target.shape();
+      } catch (...) {
+        throw_nested_error(std::current_exception(), "kt::DataLoader: reading sample 0 (for the batch shapes) failed: ",
+                           __FILE__, __LINE__);
+      }
     }
   }
 

@@ -5,6 +5,8 @@
 
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/concat.hpp"
+#include "kt/core/impl/nested_error.hpp"
 #include "kt/data/dataloader_options.hpp"
 #include "kt/data/impl/dataset_source.hpp"
 #include "kt/data/impl/staging.hpp"
@@ -27,14 +29,13 @@ namespace kt::impl {
 template <class X, class Y>
 using BatchTransformFn = std::function<void(Tensor<X, Host>&, Tensor<Y, Host>&)>;
 
-/// A collated batch on the host, or the error that prevented it.
+/// A collated batch on the host, or the exception that prevented it.
 template <class X, class Y>
 struct HostBatch {
   Tensor<X, Host> inputs;
   Tensor<Y, Host> targets;
   std::shared_ptr<void> staging_x, staging_y;  // pinned owners (empty without pinning)
-  std::string error;
-  bool failed = false;
+  std::exception_ptr error;
 };
 
 /// Batches of a pass: ceil or floor of plan size / batch size.
@@ -57,7 +58,20 @@ public:
     num_batches_ = batch_count(static_cast<std::int64_t>(plan_.size()), batch_size_, options.drop_last());
     capacity_ = std::max(options.prefetch(), options.num_workers());
     const int workers = static_cast<int>(std::min<std::int64_t>(options.num_workers(), num_batches_));
-    for (int w = 0; w < workers; ++w) threads_.emplace_back([this] { work(); });
+    threads_.reserve(static_cast<std::size_t>(workers));
+    for (int w = 0; w < workers; ++w) {
+      try {
+        threads_.emplace_back([this] { work(); });
+      } catch (...) {
+        // The destructor does not run for a constructor that throws: join the started
+        // workers here (a joinable std::thread destroyed would terminate the process).
+        stop();
+        throw_nested_error(std::current_exception(),
+                           concat("kt::DataLoader: cannot start worker thread ", w + 1, " of ", workers,
+                                  " (use fewer num_workers): "),
+                           __FILE__, __LINE__);
+      }
+    }
   }
 
   ~LoaderPass() { stop(); }
@@ -67,7 +81,7 @@ public:
   std::int64_t num_batches() const { return num_batches_; }
 
   /// The next batch in order; false after the last. A failed batch throws kt::Error with
-  /// the original message.
+  /// the original message, and the original exception nested in it.
   bool next(HostBatch<X, Y>& out) {
     if (consumed_ >= num_batches_) return false;
     const std::int64_t k = consumed_;
@@ -84,9 +98,9 @@ public:
       }
       work_cv_.notify_all();
     }
-    if (out.failed) {
+    if (out.error) {
       stop();
-      KT_THROW("kt::DataLoader: building batch ", k, " failed: ", out.error);
+      throw_nested_error(out.error, concat("kt::DataLoader: building batch ", k, " failed: "), __FILE__, __LINE__);
     }
     return true;
   }
@@ -121,15 +135,8 @@ private:
       }
       source_->gather(plan_.data() + first, count, out.inputs.data(), out.targets.data());
       if (transform_) transform_(out.inputs, out.targets);
-    } catch (const Error& e) {
-      out.failed = true;
-      out.error = e.message();
-    } catch (const std::exception& e) {
-      out.failed = true;
-      out.error = e.what();
     } catch (...) {
-      out.failed = true;
-      out.error = "an exception that is not a std::exception";
+      out.error = std::current_exception();
     }
   }
 
