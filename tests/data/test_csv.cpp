@@ -8,7 +8,7 @@ using kt_test::mentions;
 TEST_CASE("read_csv reads features and labels by column name or index") {
   const auto p = kt_test::scratch_path("iris.csv");
   kt_test::write_text(p, "a,b,label,c\r\n1,2.5,0,-3\r\n\r\n 4 , +5e1 ,2, 6\r\n7,8,1,9\n");
-  auto csv = kt::read_csv(p, kt::CsvOptions().label_column("label"));
+  auto csv = kt::read_csv(p, kt::CsvOptions().label_column("label").skip_blank_lines(true));
   CHECK(csv.inputs.shape() == kt::Shape{3, 3});
   CHECK(csv.inputs.to_vector() == std::vector<float>{1, 2.5f, -3, 4, 50, 6, 7, 8, 9});
   CHECK(csv.targets.to_vector() == std::vector<std::int64_t>{0, 2, 1});
@@ -16,7 +16,7 @@ TEST_CASE("read_csv reads features and labels by column name or index") {
   CHECK(csv.target_column == "label");
   CHECK(csv.dataset().size() == 3);
 
-  auto by_index = kt::read_csv<float>(p, kt::CsvOptions().label_column(0));
+  auto by_index = kt::read_csv<float>(p, kt::CsvOptions().label_column(0).skip_blank_lines(true));
   CHECK(by_index.targets.to_vector() == std::vector<float>{1, 4, 7});
   CHECK(by_index.inputs.to_vector()[0] == 2.5f);
 

@@ -1,14 +1,23 @@
 #pragma once
-// The CSV parser behind kt::read_csv: numeric cells only, one sample per line.
+// The CSV parser behind kt::read_csv: numeric cells, one sample per line. Lines end in \n,
+// \r\n or a lone \r; cells may be quoted as in RFC 4180 ("1.5", a doubled "" inside), but a
+// quoted cell cannot span lines. Integer labels are parsed as integers (never through
+// double), every narrowing is checked, and untrusted text is echoed through printable().
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/printable.hpp"
+#include "kt/data/csv_options.hpp"
 
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -16,40 +25,112 @@
 
 namespace kt::impl {
 
+/// The whole file, without a leading UTF-8 byte-order mark (every Excel export has one).
 inline std::string read_text_file(const std::string& path, const char* who) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) KT_THROW(who, ": '", path, "' is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) KT_THROW(who, ": cannot open '", path, "': ", std::strerror(errno));
   std::ostringstream text;
-  text << in.rdbuf();
+  if (in.peek() != std::char_traits<char>::eof()) text << in.rdbuf();
   if (in.bad()) KT_THROW(who, ": '", path, "': read error");
-  return text.str();
+  std::string s = text.str();
+  if (s.compare(0, 3, "\xEF\xBB\xBF") == 0) s.erase(0, 3);
+  return s;
+}
+
+/// The next line of `text` from `pos` (ending in \n, \r\n or \r); false at the end.
+inline bool next_line(std::string_view text, std::size_t& pos, std::string_view& line) {
+  if (pos >= text.size()) return false;
+  const std::size_t end = text.find_first_of("\r\n", pos);
+  if (end == std::string_view::npos) {
+    line = text.substr(pos);
+    pos = text.size();
+  } else {
+    line = text.substr(pos, end - pos);
+    pos = end + (text[end] == '\r' && end + 1 < text.size() && text[end + 1] == '\n' ? 2 : 1);
+  }
+  return true;
 }
 
 inline std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  if (s.size() >= 2 && s.front() == '"' && s.back() == '"') s = s.substr(1, s.size() - 2);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
 }
 
-/// The cells of one line, trimmed (no quoted delimiters: numeric CSV only).
-inline void split_cells(std::string_view line, char delimiter, std::vector<std::string_view>& cells) {
+/// The cells of one line, trimmed and unquoted into `storage`. Returns an error text for a
+/// malformed quoted cell, empty on success.
+inline std::string split_cells(std::string_view line, char delimiter, std::vector<std::string>& cells) {
   cells.clear();
-  std::size_t start = 0;
+  std::size_t i = 0;
   while (true) {
-    const std::size_t end = line.find(delimiter, start);
-    cells.push_back(trim(line.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start)));
-    if (end == std::string_view::npos) break;
-    start = end + 1;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    std::string cell;
+    if (i < line.size() && line[i] == '"') {
+      const std::size_t open = i++;
+      while (true) {
+        if (i >= line.size()) return "the quoted cell starting at character " + std::to_string(open + 1) + " is not closed on its line";
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') cell += '"', i += 2;
+          else break;
+        } else {
+          cell += line[i++];
+        }
+      }
+      ++i;  // the closing quote
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+      if (i < line.size() && line[i] != delimiter)
+        return "text after the closing quote of the cell starting at character " + std::to_string(open + 1);
+    } else {
+      const std::size_t end = std::min(line.find(delimiter, i), line.size());
+      cell = std::string(trim(line.substr(i, end - i)));
+      i = end;
+    }
+    cells.push_back(std::move(cell));
+    if (i >= line.size()) return {};
+    ++i;  // the delimiter
   }
 }
 
-/// Parses a whole cell as a number; false when it is empty or has anything else in it.
-inline bool parse_number(std::string_view cell, double& value) {
+/// A cell as a finite-or-not double: nullopt when it is not a number at all; `overflow` set
+/// when it is one beyond double's range (1e400).
+inline std::optional<double> parse_double(std::string_view cell, bool& overflow) {
+  overflow = false;
   if (!cell.empty() && cell.front() == '+') cell.remove_prefix(1);
-  if (cell.empty()) return false;
-  const auto result = std::from_chars(cell.data(), cell.data() + cell.size(), value);
-  return result.ec == std::errc() && result.ptr == cell.data() + cell.size();
+  if (cell.empty()) return std::nullopt;
+  double value = 0;
+  const auto r = std::from_chars(cell.data(), cell.data() + cell.size(), value);
+  if (r.ptr != cell.data() + cell.size()) return std::nullopt;
+  if (r.ec == std::errc::result_out_of_range) {
+    // Overflow or underflow: strtod tells them apart (HUGE_VAL vs a tiny value).
+    const std::string copy(cell);
+    value = std::strtod(copy.c_str(), nullptr);
+    overflow = std::isinf(value);
+    return value;
+  }
+  if (r.ec != std::errc()) return std::nullopt;
+  return value;
+}
+
+/// A cell as an integer, parsed as one: "12", "+3", "-7"; whole numbers written as floating
+/// text ("3.0", "1e3") are accepted while they are exact (|v| <= 2^53). Error text or empty.
+inline std::string parse_integer(std::string_view cell, std::int64_t& value) {
+  std::string_view digits = cell;
+  if (!digits.empty() && digits.front() == '+') digits.remove_prefix(1);
+  if (digits.empty()) return "is not a number";
+  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (r.ptr == digits.data() + digits.size()) {
+    if (r.ec == std::errc::result_out_of_range) return "is out of range for int64";
+    if (r.ec == std::errc()) return {};
+  }
+  bool overflow = false;
+  const auto d = parse_double(cell, overflow);
+  if (!d) return "is not a number";
+  if (!std::isfinite(*d) || *d != std::floor(*d)) return "is not a whole number";
+  if (std::fabs(*d) > 9007199254740992.0) return "is a whole number too large to be exact in floating notation (write its digits)";
+  value = static_cast<std::int64_t>(*d);
+  return {};
 }
 
 }  // namespace kt::impl

@@ -40,7 +40,8 @@ struct HostBatch {
 
 /// Batches of a pass: ceil or floor of plan size / batch size.
 inline std::int64_t batch_count(std::int64_t samples, std::int64_t batch_size, bool drop_last) {
-  return drop_last ? samples / batch_size : (samples + batch_size - 1) / batch_size;
+  // Not (samples + batch_size - 1) / batch_size: that overflows for batch_size near INT64_MAX.
+  return samples / batch_size + (!drop_last && samples % batch_size != 0 ? 1 : 0);
 }
 
 template <class X, class Y>

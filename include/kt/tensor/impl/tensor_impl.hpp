@@ -8,6 +8,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+
 #include <string>
 #include <type_traits>
 
@@ -26,6 +28,8 @@ Tensor<T, Device> Tensor<T, Device>::reshape(const std::vector<std::int64_t>& di
       inferred = static_cast<int>(d);
     } else {
       KT_REQUIRE(out[d] >= 0, "kt::Tensor::reshape: negative extent ", out[d], " in dimension ", d);
+      KT_REQUIRE(out[d] == 0 || known <= INT64_MAX / out[d], "kt::Tensor::reshape: shape ", impl::dims_str(dims),
+                 " has more elements than int64 can count (a tensor of shape ", shape_.str(), " has ", numel(), ")");
       known *= out[d];
     }
   }
