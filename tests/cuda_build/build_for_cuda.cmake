@@ -1,11 +1,8 @@
 # cmake -DSOURCE=... -DBINARY=... -DKOKKOS_ROOT=... -P build_for_cuda.cmake: configures kt with
 # Kokkos-Cuda (nvcc_wrapper as the C++ compiler) and builds every target, two jobs at a time.
 # Prints the configure and build output; fails on the first error.
-foreach(var SOURCE BINARY KOKKOS_ROOT)
-  if(NOT ${var})
-    message(FATAL_ERROR "build_for_cuda.cmake: -D${var}= is missing")
-  endif()
-endforeach()
+include("${CMAKE_CURRENT_LIST_DIR}/../script_args.cmake")
+kt_require_script_args(build_for_cuda.cmake SOURCE BINARY KOKKOS_ROOT)
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${BINARY}" -DCMAKE_BUILD_TYPE=Release
     "-DKokkos_ROOT=${KOKKOS_ROOT}" "-DCMAKE_CXX_COMPILER=${KOKKOS_ROOT}/bin/nvcc_wrapper"

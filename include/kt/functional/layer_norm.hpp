@@ -45,4 +45,16 @@ Var<T, D> layer_norm(const Var<T, D>& x, const std::vector<std::int64_t>& normal
   return y;
 }
 
+/// The same with Tensors and Vars mixed (a constant Tensor input with trained Var weight and
+/// bias, say): each Tensor becomes a constant Var of the same device and dtype.
+template <class X, class W, class B, impl::var_operands_t<X, W, B> = 0>
+auto layer_norm(const X& x, const std::vector<std::int64_t>& normalized_shape, const W& weight, const B& bias,
+                double eps = 1e-5) {
+  using V = impl::var_of_t<X, W, B>;
+  impl::require_compatible<V, X>();
+  impl::require_compatible<V, W>();
+  impl::require_compatible<V, B>();
+  return layer_norm(impl::as_var<V>(x), normalized_shape, impl::as_var<V>(weight), impl::as_var<V>(bias), eps);
+}
+
 }  // namespace kt

@@ -1,0 +1,23 @@
+# cmake -DSOURCE=... -DBINARY=... -DKOKKOS_DIR=... -P build_sanitized.cmake: configures kt with
+# -fsanitize=address,undefined (UB is fatal) and builds the data and tensor test binaries.
+include("${CMAKE_CURRENT_LIST_DIR}/../script_args.cmake")
+kt_require_script_args(build_sanitized.cmake SOURCE BINARY KOKKOS_DIR)
+execute_process(
+  COMMAND "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${BINARY}" -DCMAKE_BUILD_TYPE=Release
+    "-DKokkos_DIR=${KOKKOS_DIR}" -DKT_ENABLE_TESTS=ON -DKT_ENABLE_EXAMPLES=OFF -DKT_ENABLE_BENCHMARKS=OFF
+    -DKT_SANITIZE_CHECK=OFF "-DKT_FASHION_MNIST_DIR=${FASHION_MNIST}"
+    "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+    "-DKT_TEST_EXTRA_ENV=ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1|UBSAN_OPTIONS=print_stacktrace=1"
+  RESULT_VARIABLE configured)
+if(NOT configured EQUAL 0)
+  message(FATAL_ERROR "configuring the sanitizer build failed (${configured})")
+endif()
+# The build lists the test cases by running the binaries (doctest discovery): without leak
+# checks, as in the tests.
+set(ENV{ASAN_OPTIONS} "detect_leaks=0:allocator_may_return_null=1")
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" -j 2 --target kt_tests_data kt_tests_tensor
+                RESULT_VARIABLE built)
+if(NOT built EQUAL 0)
+  message(FATAL_ERROR "building the sanitizer build failed (${built})")
+endif()
+message(STATUS "kt_tests_data and kt_tests_tensor built with ASan+UBSan in ${BINARY}")
