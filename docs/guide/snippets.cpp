@@ -4,6 +4,7 @@
 // indentation of its marker line; edit here, then copy into guide.md (the second test fails
 // until the two agree).
 
+#include <kt/io/module_io.hpp>
 #include <kt/kt.hpp>
 
 #include <cstdint>
@@ -139,6 +140,19 @@ void profiling() {
   std::remove("guide_trace.json");
 }
 
+void saving() {
+  // [saving]
+  using D = kt::DefaultDevice;
+  Residual<D> model(4, 8), restored(4, 8);
+  kt::io::save(model, "guide_model.safetensors");          // torch.save(model.state_dict(), ...) as safetensors
+  kt::io::load(restored, "guide_model.safetensors");       // strict: every key, shape and dtype must match
+  auto file = kt::io::load_safetensors("guide_model.safetensors");
+  auto w = file.get<float, D>("fc1.weight");               // one tensor, read on request
+  // [saving]
+  KT_REQUIRE(w.shape() == kt::Shape({8, 4}), "guide: fc1.weight has shape ", w.shape());
+  std::remove("guide_model.safetensors");
+}
+
 }  // namespace
 
 // Outside the anonymous namespace: nvcc wants an extended lambda's enclosing function to
@@ -172,6 +186,7 @@ int main(int argc, char* argv[]) {
     modes();
     custom_kernel();
     profiling();
+    saving();
   } catch (const kt::Error& e) {
     std::cerr << "error: " << e.message() << "\n";
     return 1;

@@ -1,5 +1,5 @@
 # cmake -DSOURCE=... -DBINARY=... -DKOKKOS_DIR=... -P build_sanitized.cmake: configures kt with
-# -fsanitize=address,undefined (UB is fatal) and builds the data and tensor test binaries.
+# -fsanitize=address,undefined (UB is fatal) and builds the data, tensor and io test binaries.
 include("${CMAKE_CURRENT_LIST_DIR}/../script_args.cmake")
 kt_require_script_args(build_sanitized.cmake SOURCE BINARY KOKKOS_DIR)
 execute_process(
@@ -15,9 +15,9 @@ endif()
 # The build lists the test cases by running the binaries (doctest discovery): without leak
 # checks, as in the tests.
 set(ENV{ASAN_OPTIONS} "detect_leaks=0:allocator_may_return_null=1")
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" -j 2 --target kt_tests_data kt_tests_tensor
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" -j 2 --target kt_tests_data kt_tests_tensor kt_tests_io
                 RESULT_VARIABLE built)
 if(NOT built EQUAL 0)
   message(FATAL_ERROR "building the sanitizer build failed (${built})")
 endif()
-message(STATUS "kt_tests_data and kt_tests_tensor built with ASan+UBSan in ${BINARY}")
+message(STATUS "kt_tests_data, kt_tests_tensor and kt_tests_io built with ASan+UBSan in ${BINARY}")

@@ -17,30 +17,46 @@
 
 namespace kt {
 
-/// Writes `contents` to a temporary file in the same folder as `path`, flushes it to disk
-/// (fsync) and renames it over `path`: readers see the old file or the whole new one. On any
-/// failure the temporary file is removed and kt::Error names the file and the system's reason.
-inline void write_file_atomically(const std::string& path, const std::string& contents) {
+/// Writes a file through `produce(write)`, where `write(const void* data, std::size_t bytes)`
+/// appends to a temporary file in the same folder as `path`; then flushes it to disk (fsync)
+/// and renames it over `path`: readers see the old file or the whole new one. On any failure
+/// (also an exception from `produce`) the temporary file is removed and nothing replaces
+/// `path`; kt::Error names the file and the system's reason. Streams: nothing is held in
+/// memory beyond what `produce` passes.
+template <class Produce>
+void write_file_atomically_with(const std::string& path, Produce&& produce) {
   namespace fs = std::filesystem;
   KT_REQUIRE(!path.empty(), "kt::write_file_atomically: the path is empty");
   // Same folder as the target, so that rename() stays within one file system (atomic).
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   KT_REQUIRE(fd >= 0, "kt::write_file_atomically: cannot create ", tmp, ": ", std::strerror(errno));
-  const auto fail = [&](const char* what) {
-    const std::string reason = std::strerror(errno);
+  const auto fail = [&](const char* what, const std::string& reason) {
     ::close(fd);
     ::unlink(tmp.c_str());
     KT_THROW("kt::write_file_atomically: ", what, " ", tmp, " (for ", path, ") failed: ", reason);
   };
-  std::size_t written = 0;
-  while (written < contents.size()) {
-    const ::ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("writing");
-    written += static_cast<std::size_t>(n);
+  const auto write = [&](const void* data, std::size_t bytes) {
+    const auto* p = static_cast<const char*>(data);
+    while (bytes > 0) {
+      const ::ssize_t n = ::write(fd, p, bytes);
+      if (n < 0 && errno == EINTR) continue;
+      // Thrown inside produce(): the handler below closes and removes the temporary file.
+      if (n <= 0) KT_THROW("kt::write_file_atomically: writing ", tmp, " (for ", path, ") failed: ", std::strerror(errno));
+      p += n;
+      bytes -= static_cast<std::size_t>(n);
+    }
+  };
+  try {
+    produce(write);
+  } catch (const Error&) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  } catch (...) {
+    fail("producing the contents of", "an exception");
   }
-  if (::fsync(fd) != 0) fail("flushing");
+  if (::fsync(fd) != 0) fail("flushing", std::strerror(errno));
   if (::close(fd) != 0) {
     const std::string reason = std::strerror(errno);
     ::unlink(tmp.c_str());
@@ -52,6 +68,11 @@ inline void write_file_atomically(const std::string& path, const std::string& co
     ::unlink(tmp.c_str());
     KT_THROW("kt::write_file_atomically: cannot rename ", tmp, " to ", path, ": ", ec.message());
   }
+}
+
+/// The same with the whole contents at once.
+inline void write_file_atomically(const std::string& path, const std::string& contents) {
+  write_file_atomically_with(path, [&](auto&& write) { write(contents.data(), contents.size()); });
 }
 
 }  // namespace kt
