@@ -22,13 +22,14 @@
 
 #include <kt/kt.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -124,44 +125,25 @@ std::string data_file(const Config& c, const char* name) {
   return path.string();
 }
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
-}
-
-// The run summary as JSON, written atomically (a temporary file renamed over `path`).
+// The run summary as JSON (nlohmann-json, which kt depends on), written atomically.
 void write_summary(const std::string& path, const Config& c, const std::string& device, int threads,
                    std::int64_t train_samples, std::int64_t parameters, const std::vector<EpochResult>& epochs,
                    double total_seconds) {
-  std::ostringstream j;
-  j.precision(6);
-  j << "{\n  \"example\": \"fashion_mnist\",\n"
-    << "  \"config\": {\"device\": " << json_string(device) << ", \"threads\": " << threads
-    << ", \"epochs\": " << c.epochs << ", \"batch_size\": " << c.batch_size << ", \"workers\": " << c.workers
-    << ", \"seed\": " << c.seed << ", \"train_samples\": " << train_samples
-    << ", \"model\": \"784-256-128-10 MLP, ReLU\", \"parameters\": " << parameters
-    << ", \"optimizer\": \"Adam\", \"lr\": 0.001, \"normalize\": [" << kMean << ", " << kStd
-    << "], \"data\": " << json_string(c.data) << "},\n  \"epochs\": [";
-  for (std::size_t i = 0; i < epochs.size(); ++i) {
-    const auto& e = epochs[i];
-    j << (i ? ",\n" : "\n") << "    {\"epoch\": " << e.epoch << ", \"train_loss\": " << e.train_loss
-      << ", \"test_accuracy\": " << e.test_accuracy << ", \"samples_per_s\": " << e.samples_per_s
-      << ", \"train_seconds\": " << e.train_seconds << ", \"eval_seconds\": " << e.eval_seconds << "}";
-  }
-  j << "\n  ],\n  \"final_test_accuracy\": " << (epochs.empty() ? 0.0 : epochs.back().test_accuracy)
-    << ",\n  \"training_seconds\": " << total_seconds << "\n}\n";
-
-  kt::write_file_atomically(path, j.str());
+  nlohmann::ordered_json j;
+  j["example"] = "fashion_mnist";
+  j["config"] = {{"device", device},       {"threads", threads},     {"epochs", c.epochs},
+                 {"batch_size", c.batch_size}, {"workers", c.workers}, {"seed", c.seed},
+                 {"train_samples", train_samples}, {"model", "784-256-128-10 MLP, ReLU"},
+                 {"parameters", parameters}, {"optimizer", "Adam"}, {"lr", 0.001},
+                 {"normalize", {kMean, kStd}}, {"data", c.data}};
+  j["epochs"] = nlohmann::ordered_json::array();
+  for (const auto& e : epochs)
+    j["epochs"].push_back({{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"test_accuracy", e.test_accuracy},
+                           {"samples_per_s", e.samples_per_s}, {"train_seconds", e.train_seconds},
+                           {"eval_seconds", e.eval_seconds}});
+  j["final_test_accuracy"] = epochs.empty() ? 0.0 : epochs.back().test_accuracy;
+  j["training_seconds"] = total_seconds;
+  kt::write_file_atomically(path, j.dump(2) + "\n");
 }
 
 // Test accuracy in chunks of 1000 under no-grad, in eval mode (torch.no_grad() + model.eval()).

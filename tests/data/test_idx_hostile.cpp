@@ -48,39 +48,23 @@ std::string about(const std::string& path, const char* who = "kt::read_idx") {
 void put_be(Bytes& out, std::uint64_t v, int bytes) {
   for (int s = 8 * (bytes - 1); s >= 0; s -= 8) out.push_back(static_cast<unsigned char>(v >> s));
 }
-Bytes be_int8(std::initializer_list<int> values) {
+/// `values` as big-endian `Stored` elements (int8 ... double), the IDX data layout.
+template <class Stored, class V>
+Bytes be(std::initializer_list<V> values) {
   Bytes out;
-  for (int v : values) out.push_back(static_cast<unsigned char>(static_cast<std::int8_t>(v)));
-  return out;
-}
-Bytes be_int16(std::initializer_list<int> values) {
-  Bytes out;
-  for (int v : values) put_be(out, static_cast<std::uint16_t>(static_cast<std::int16_t>(v)), 2);
-  return out;
-}
-Bytes be_int32(std::initializer_list<std::int64_t> values) {
-  Bytes out;
-  for (auto v : values) put_be(out, static_cast<std::uint32_t>(static_cast<std::int32_t>(v)), 4);
-  return out;
-}
-Bytes be_float32(std::initializer_list<float> values) {
-  Bytes out;
-  for (float v : values) {
-    std::uint32_t u;
-    std::memcpy(&u, &v, 4);
-    put_be(out, u, 4);
+  for (V v : values) {
+    const auto stored = static_cast<Stored>(v);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &stored, sizeof(Stored));  // the low bytes on a little-endian host
+    put_be(out, bits, static_cast<int>(sizeof(Stored)));
   }
   return out;
 }
-Bytes be_float64(std::initializer_list<double> values) {
-  Bytes out;
-  for (double v : values) {
-    std::uint64_t u;
-    std::memcpy(&u, &v, 8);
-    put_be(out, u, 8);
-  }
-  return out;
-}
+Bytes be_int8(std::initializer_list<int> values) { return be<std::int8_t>(values); }
+Bytes be_int16(std::initializer_list<int> values) { return be<std::int16_t>(values); }
+Bytes be_int32(std::initializer_list<std::int64_t> values) { return be<std::int32_t>(values); }
+Bytes be_float32(std::initializer_list<float> values) { return be<float>(values); }
+Bytes be_float64(std::initializer_list<double> values) { return be<double>(values); }
 
 /// `data` as one gzip member, in memory (zlib's deflate with the gzip wrapper).
 Bytes gzip_bytes(const Bytes& data) {
@@ -508,6 +492,6 @@ TEST_CASE("read_idx messages escape control bytes and shorten long paths") {
     const auto dir = kt_test::scratch_path("a_directory.idx");
     std::filesystem::create_directories(dir);
     CHECK(starts_with(kt_test::error_of([&] { kt::read_idx(dir); }),
-                      "kt::read_idx: cannot read '" + dir + "': it is a directory"));
+                      "kt::read_idx: '" + dir + "' is a directory, not a file"));
   }
 }

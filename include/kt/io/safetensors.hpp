@@ -16,6 +16,7 @@
 #include "kt/core/atomic_file.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/input_file.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/safetensors_dtype.hpp"
 #include "kt/io/impl/safetensors_header.hpp"
@@ -101,11 +102,10 @@ private:
 
 /// Opens and validates `path`; kt::Error names the file, the tensor and the field at fault.
 inline SafetensorsFile load_safetensors(const std::string& path, const SafetensorsOptions& options = {}) {
-  std::error_code ec;
-  KT_REQUIRE(!std::filesystem::is_directory(path, ec), "kt::io::load_safetensors: '", impl::printable(path, 200),
-             "' is a directory, not a file");
+  impl::require_not_directory(path, impl::printable(path, 200), "kt::io::load_safetensors");
   std::ifstream in(path, std::ios::binary);
   KT_REQUIRE(in, "kt::io::load_safetensors: cannot open '", impl::printable(path, 200), "': ", std::strerror(errno));
+  std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
   KT_REQUIRE(!ec, "kt::io::load_safetensors: cannot size '", impl::printable(path, 200), "': ", ec.message());
   return SafetensorsFile(path, impl::read_safetensors_header(in, path, size, options.max_header_bytes()));

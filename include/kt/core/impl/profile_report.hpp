@@ -61,7 +61,8 @@ inline std::string profile_table(const std::vector<ProfileRow>& rows, std::size_
   return os.str();
 }
 
-/// A JSON string literal for `s` (quotes, backslashes and control characters escaped).
+/// A JSON string literal for `s` (quotes, backslashes and control characters escaped). Not
+/// nlohmann-json: kt.hpp includes the profiler, and that header would slow every build.
 inline std::string json_quote(const std::string& s) {
   std::string out = "\"";
   for (const char ch : s) {

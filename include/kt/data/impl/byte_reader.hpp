@@ -10,6 +10,7 @@
 // whose CRC-32 or length does not match the data.
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/input_file.hpp"
 #include "kt/core/impl/printable.hpp"
 
 #include <zlib.h>
@@ -41,9 +42,7 @@ inline std::string display_path(std::string_view path) {
 class ByteReader {
 public:
   ByteReader(std::string path, const char* who) : path_(std::move(path)), shown_(display_path(path_)), who_(who) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path_, ec))
-      KT_THROW(who_, ": cannot read '", shown_, "': it is a directory");
+    require_not_directory(path_, shown_, who_);
     std::FILE* f = std::fopen(path_.c_str(), "rb");
     if (f == nullptr) KT_THROW(who_, ": cannot open '", shown_, "': ", std::strerror(errno));
     file_.reset(f);

@@ -5,6 +5,7 @@
 // double), every narrowing is checked, and untrusted text is echoed through printable().
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/input_file.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/data/csv_options.hpp"
 
@@ -27,8 +28,7 @@ namespace kt::impl {
 
 /// The whole file, without a leading UTF-8 byte-order mark (every Excel export has one).
 inline std::string read_text_file(const std::string& path, const char* who) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) KT_THROW(who, ": '", path, "' is a directory, not a file");
+  require_not_directory(path, path, who);
   std::ifstream in(path, std::ios::binary);
   if (!in) KT_THROW(who, ": cannot open '", path, "': ", std::strerror(errno));
   std::ostringstream text;

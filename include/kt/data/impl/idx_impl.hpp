@@ -14,6 +14,7 @@
 #include "kt/core/error.hpp"
 #include "kt/data/idx_options.hpp"
 #include "kt/data/impl/byte_reader.hpp"
+#include "kt/tensor/impl/dims_str.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <algorithm>
@@ -57,15 +58,9 @@ inline std::string idx_value_text(double v, int code) {
   return std::string(buf, r.ptr);
 }
 
-/// "(a, b, c)" for declared dimensions, as Shape::str() writes them (kt::Shape refuses sizes
-/// that overflow; a header may declare them).
-inline std::string idx_dims_text(const std::vector<std::int64_t>& dims) {
-  std::string s = "(";
-  for (std::size_t d = 0; d < dims.size(); ++d) s += (d ? ", " : "") + std::to_string(dims[d]);
-  return s + ")";
-}
-
-/// A malloc'd byte buffer that can grow (realloc) and reports failure as kt::Error.
+/// A malloc'd byte buffer that can grow (realloc) and reports failure as kt::Error. Not a
+/// std::vector: resize() would zero-fill (touch) every byte of a large claim before the data
+/// arrives, and growth by realloc can extend in place.
 class IdxBuffer {
 public:
   unsigned char* data() const { return data_.get(); }
@@ -216,11 +211,11 @@ Tensor<T, Host> read_idx(const std::string& path, double scale, const char* who,
   }
   const std::int64_t data_bytes = empty ? 0 : nonzero_bytes;
   const std::int64_t header = 4 + 4 * std::int64_t{rank};
-  const std::string declared = std::string(type->name) + " " + idx_dims_text(dims) + " = " +
+  const std::string declared = std::string(type->name) + " " + dims_str(dims) + " = " +
                                (data_bytes == huge ? "more than " + std::to_string(huge) : std::to_string(data_bytes)) +
                                " data bytes from byte offset " + std::to_string(header);
   if (empty && nonzero_bytes == huge)
-    KT_THROW(who, ": '", p, "': the header declares ", type->name, " ", idx_dims_text(dims),
+    KT_THROW(who, ": '", p, "': the header declares ", type->name, " ", dims_str(dims),
              ", whose nonzero dimensions overflow 64-bit sizes");
   if (data_bytes > options.max_bytes() || data_bytes == huge)
     KT_THROW(who, ": '", p, "': the header declares ", declared, ", over the limit of ", options.max_bytes(),
