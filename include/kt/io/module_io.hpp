@@ -37,17 +37,17 @@ void save(const nn::Module<T, D>& model, const std::string& path, std::map<std::
   save_safetensors(path, model.state_dict(), metadata);
 }
 
-/// Loads `path` into `model`'s parameters and buffers (the same Vars: optimizers holding them
-/// see the new values). Strict (default): any missing, unexpected or mismatched key is a
-/// kt::Error listing all of them, and nothing is changed. Not strict: the matching keys are
-/// loaded and the rest returned.
+/// Loads the tensors named `prefix` + a state_dict key of `file` into `model`'s parameters and
+/// buffers (the same Vars: optimizers holding them see the new values). Strict (default): any
+/// missing, unexpected (under `prefix`) or mismatched key is a kt::Error listing all of them,
+/// and nothing is changed. Not strict: the matching keys are loaded and the rest returned.
 template <class T, class D>
-LoadResult load(nn::Module<T, D>& model, const std::string& path, bool strict = true) {
-  const SafetensorsFile file = load_safetensors(path);
+LoadResult load(nn::Module<T, D>& model, const SafetensorsFile& file, bool strict = true, const std::string& prefix = "") {
   const auto state = model.state_dict();
   LoadResult result;
   std::set<std::string> known, mismatched;
-  for (const auto& [name, tensor] : state) {
+  for (const auto& [key, tensor] : state) {
+    const std::string name = prefix + key;
     known.insert(name);
     if (!file.contains(name)) {
       result.missing.push_back(name);
@@ -58,20 +58,34 @@ LoadResult load(nn::Module<T, D>& model, const std::string& path, bool strict = 
     }
   }
   for (const auto& name : file.names())
-    if (!known.count(name)) result.unexpected.push_back(name);
+    if (name.compare(0, prefix.size(), prefix) == 0 && !known.count(name)) result.unexpected.push_back(name);
   if (strict && !result.ok()) {
     const auto list = [](const std::vector<std::string>& v) {
       std::string s;
       for (const auto& x : v) s += (s.empty() ? "" : "; ") + impl::printable(x, 160);
       return s.empty() ? std::string("none") : s;
     };
-    KT_THROW("kt::io::load: '", impl::printable(path, 200), "' does not match ", model.name(), " (nothing was loaded): missing ",
-             list(result.missing), "; unexpected ", list(result.unexpected), "; mismatched ", list(result.mismatched),
+    KT_THROW("kt::io::load: '", impl::printable(file.path(), 200), "' does not match ", model.name(),
+             prefix.empty() ? std::string() : " under '" + impl::printable(prefix, 160) + "'",
+             " (nothing was loaded): missing ", list(result.missing), "; unexpected ", list(result.unexpected),
+             "; mismatched ", list(result.mismatched),
              " (kt::io::load(model, path, /*strict=*/false) loads the keys that match)");
   }
-  for (const auto& [name, tensor] : state)
-    if (file.contains(name) && !mismatched.count(name)) kt::copy(tensor, file.get<T, D>(name));
+  for (const auto& [key, tensor] : state)
+    if (file.contains(prefix + key) && !mismatched.count(prefix + key)) kt::copy(tensor, file.get<T, D>(prefix + key));
   return result;
 }
 
+/// Loads `path` into `model` (see above).
+template <class T, class D>
+LoadResult load(nn::Module<T, D>& model, const std::string& path, bool strict = true) {
+  return load(model, load_safetensors(path), strict);
+}
+
 }  // namespace kt::io
+
+namespace kt {
+/// `kt::save(model, path)` / `kt::load(model, path)`: the names PyTorch users reach for.
+using io::load;
+using io::save;
+}  // namespace kt

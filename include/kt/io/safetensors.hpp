@@ -20,6 +20,7 @@
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/safetensors_dtype.hpp"
 #include "kt/io/impl/safetensors_header.hpp"
+#include "kt/io/named_tensors.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <nlohmann/json.hpp>
@@ -111,22 +112,15 @@ inline SafetensorsFile load_safetensors(const std::string& path, const Safetenso
   return SafetensorsFile(path, impl::read_safetensors_header(in, path, size, options.max_header_bytes()));
 }
 
-/// Writes `tensors` (name, tensor) in this order, with string `metadata` (`__metadata__`),
-/// atomically. Names must be unique and non-empty; every tensor defined.
-template <class T, class D>
-void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor<T, D>>>& tensors,
-                      const std::map<std::string, std::string>& metadata = {}) {
+/// Writes `tensors` in their order, with string `metadata` (`__metadata__`), atomically.
+inline void save_safetensors(const std::string& path, const NamedTensors& tensors,
+                             const std::map<std::string, std::string>& metadata = {}) {
   nlohmann::ordered_json header = nlohmann::ordered_json::object();
   if (!metadata.empty()) header["__metadata__"] = metadata;
   std::uint64_t offset = 0;
-  for (const auto& [name, t] : tensors) {
-    KT_REQUIRE(!name.empty() && name.size() <= 1024 && name != "__metadata__", "kt::io::save_safetensors: the name '",
-               impl::printable(name), "' is empty, reserved or longer than 1024 bytes");
-    KT_REQUIRE(!header.contains(name), "kt::io::save_safetensors: the name '", impl::printable(name), "' appears twice");
-    KT_REQUIRE(t.defined(), "kt::io::save_safetensors: tensor '", impl::printable(name), "' is undefined");
-    const std::uint64_t bytes = static_cast<std::uint64_t>(t.numel()) * sizeof(T);
-    header[name] = {{"dtype", impl::safetensors_name<T>()}, {"shape", t.shape().dims()}, {"data_offsets", {offset, offset + bytes}}};
-    offset += bytes;
+  for (const auto& e : tensors.entries()) {
+    header[e.name] = {{"dtype", e.dtype}, {"shape", e.shape.dims()}, {"data_offsets", {offset, offset + e.bytes}}};
+    offset += e.bytes;
   }
   std::string text = header.dump();
   text.append((8 - text.size() % 8) % 8, ' ');  // the data starts 8-byte aligned
@@ -135,14 +129,19 @@ void save_safetensors(const std::string& path, const std::vector<std::pair<std::
   write_file_atomically_with(path, [&](auto&& write) {
     write(length, 8);
     write(text.data(), text.size());
-    for (const auto& entry : tensors) {
-      const Tensor<T, Host> host = [&] {
-        if constexpr (std::is_same_v<D, Host>) return entry.second;
-        else return entry.second.template to<Host>();
-      }();
-      if (host.numel() > 0) write(host.data(), static_cast<std::size_t>(host.numel()) * sizeof(T));
-    }
+    for (const auto& e : tensors.entries())
+      if (e.bytes > 0) write(e.data, e.bytes);
   });
+}
+
+/// The same for tensors of one dtype and device, given as (name, tensor) pairs, e.g.
+/// `model.state_dict()`. Names must be unique and non-empty; every tensor defined.
+template <class T, class D>
+void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor<T, D>>>& tensors,
+                      const std::map<std::string, std::string>& metadata = {}) {
+  NamedTensors list;
+  for (const auto& [name, t] : tensors) list.add(name, t);
+  save_safetensors(path, list, metadata);
 }
 
 }  // namespace kt::io

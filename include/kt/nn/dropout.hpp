@@ -41,6 +41,7 @@ public:
     return kt::dropout(x, options_.p(), this->is_training(), gen_);
   }
   std::string name() const override { return "Dropout"; }
+  const Generator* own_generator() const override { return &gen_; }
   std::string extra_repr() const override {
     std::ostringstream s;
     s << "p=" << options_.p() << ", inplace=False";

@@ -31,6 +31,7 @@
 #include "kt/autograd/var.hpp"
 #include "kt/nn/impl/module_impl.hpp"
 #include "kt/nn/impl/type_name.hpp"
+#include "kt/tensor/generator.hpp"
 #include "kt/tensor/tensor.hpp"
 #include "kt/tensor/transfer.hpp"
 
@@ -102,6 +103,24 @@ public:
     std::vector<std::pair<std::string, Tensor<T, D>>> out;
     for (auto& [name, p] : named_parameters()) out.emplace_back(name, p.data());
     for (auto& [name, b] : named_buffers()) out.emplace_back(name, b);
+    return out;
+  }
+
+  /// The random generator this module itself draws from in forward (Dropout's), or null.
+  /// Not part of state_dict (as in PyTorch); a checkpoint saves it so that a resumed run draws
+  /// the same masks.
+  virtual const Generator* own_generator() const { return nullptr; }
+  /// The generators of this module and its descendants that have one, named like parameters
+  /// ("2" for a Dropout that is child 2 of a Sequential; "" for this module itself).
+  std::vector<std::pair<std::string, const Generator*>> named_generators() const {
+    std::vector<std::pair<std::string, const Generator*>> out;
+    collect_generators("", out);
+    return out;
+  }
+  /// The same, to restore them (the module is not const, so neither are its generators).
+  std::vector<std::pair<std::string, Generator*>> named_generators() {
+    std::vector<std::pair<std::string, Generator*>> out;
+    for (auto& [name, g] : std::as_const(*this).named_generators()) out.emplace_back(name, const_cast<Generator*>(g));
     return out;
   }
 
@@ -230,6 +249,10 @@ private:
     for (auto& [name, p] : params_) out.emplace_back(prefix + name, p);
     if (recurse)
       for (auto& [name, child] : children_) child->collect_parameters(prefix + name + ".", true, out);
+  }
+  void collect_generators(const std::string& prefix, std::vector<std::pair<std::string, const Generator*>>& out) const {
+    if (const Generator* g = own_generator()) out.emplace_back(prefix.empty() ? prefix : prefix.substr(0, prefix.size() - 1), g);
+    for (auto& [name, child] : children_) child->collect_generators(prefix + name + ".", out);
   }
   void collect_buffers(const std::string& prefix, bool recurse,
                        std::vector<std::pair<std::string, Tensor<T, D>>>& out) const {

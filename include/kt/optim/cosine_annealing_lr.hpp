@@ -27,6 +27,7 @@ public:
     initialize();
   }
 
+  const char* name() const override { return "CosineAnnealingLR"; }
   double lr_at(std::int64_t epoch) const override {
     const double pi = 3.14159265358979323846;
     return eta_min_ + (base_lr() - eta_min_) *

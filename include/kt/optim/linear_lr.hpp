@@ -32,6 +32,7 @@ public:
     initialize();
   }
 
+  const char* name() const override { return "LinearLR"; }
   double lr_at(std::int64_t epoch) const override {
     const double e = static_cast<double>(std::min(epoch, total_iters_));
     return base_lr() * (start_ + (end_ - start_) * e / static_cast<double>(total_iters_));

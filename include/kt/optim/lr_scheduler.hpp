@@ -25,6 +25,13 @@
 
 namespace kt::optim {
 
+/// What a schedule needs to continue where it stopped (PyTorch's `base_lrs` and
+/// `last_epoch`; the learning rate follows from them).
+struct LRSchedulerState {
+  double base_lr = 0;
+  std::int64_t last_epoch = 0;
+};
+
 class LRScheduler {
 public:
   virtual ~LRScheduler() = default;
@@ -48,6 +55,17 @@ public:
                " is negative");
     apply(epoch);
   }
+  /// The state to save (`scheduler.state_dict()`).
+  LRSchedulerState state_dict() const { return {base_lr_, last_epoch_}; }
+  /// Continues from a saved state: its base learning rate and epoch, applied to the optimizer.
+  void load_state_dict(const LRSchedulerState& state) {
+    KT_REQUIRE(state.base_lr >= 0 && state.last_epoch >= 0, "kt::optim::LRScheduler::load_state_dict: base_lr ",
+               state.base_lr, " and last_epoch ", state.last_epoch, " must both be >= 0");
+    base_lr_ = state.base_lr;
+    apply(state.last_epoch);
+  }
+  /// The schedule's name, e.g. "StepLR" (what a checkpoint records and checks).
+  virtual const char* name() const = 0;
   /// The schedule's learning rate at `epoch` (does not change anything).
   virtual double lr_at(std::int64_t epoch) const = 0;
 

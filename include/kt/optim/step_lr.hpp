@@ -25,6 +25,7 @@ public:
     initialize();
   }
 
+  const char* name() const override { return "StepLR"; }
   double lr_at(std::int64_t epoch) const override {
     return base_lr() * std::pow(gamma_, static_cast<double>(epoch / step_size_));
   }

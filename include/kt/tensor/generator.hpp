@@ -18,6 +18,9 @@ namespace kt {
 class Generator {
 public:
   explicit Generator(std::uint64_t seed) : seed_(seed) {}
+  /// A generator at a saved position (`get_state` / `set_state`: seed() and offset() are its
+  /// whole state, which a checkpoint stores).
+  Generator(std::uint64_t seed, std::uint64_t offset) : seed_(seed), offset_(offset) {}
   std::uint64_t seed() const { return seed_; }
   std::uint64_t offset() const { return offset_; }
   /// The stream for the next draw; advances the generator.

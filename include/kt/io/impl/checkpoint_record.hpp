@@ -1,0 +1,61 @@
+#pragma once
+// A checkpoint's records: each saved component (optimizer, scheduler, generator, data loader,
+// module) leaves one `__metadata__` entry, a JSON object {"kind": ..., fields...} under the
+// component's name. Reading treats them as hostile like the rest of the file: the text's
+// nesting is bounded before it is parsed, and every field is checked for type and range, so a
+// bad checkpoint is a kt::Error naming the file, the record and the field.
+
+#include "kt/core/error.hpp"
+#include "kt/core/impl/printable.hpp"
+#include "kt/io/impl/safetensors_header.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace kt::impl {
+
+/// The error prefix for record `name` of checkpoint `path`.
+inline std::string record_where(const std::string& path, const std::string& name) {
+  return "kt::io::load_checkpoint: '" + printable(path, 200) + "', record '" + printable(name) + "': ";
+}
+
+/// The record `name` of `metadata`, parsed, with "kind" == `kind`.
+inline nlohmann::json read_record(const std::map<std::string, std::string>& metadata, const std::string& path,
+                                  const std::string& name, const char* kind) {
+  const std::string where = record_where(path, name);
+  const auto it = metadata.find(name);
+  KT_REQUIRE(it != metadata.end(), where, "not in the checkpoint (it holds no ", kind, " of that name)");
+  // Records nest at most 3 levels (the optimizer's param_groups); 8 leaves room and still
+  // keeps the recursive parser's stack small whatever the file says.
+  KT_REQUIRE(json_depth(it->second) <= 8, where, "the record nests more than 8 levels deep");
+  const nlohmann::json record = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
+  KT_REQUIRE(!record.is_discarded() && record.is_object(), where, "not a JSON object");
+  KT_REQUIRE(record.contains("kind") && record["kind"].is_string(), where, "has no \"kind\"");
+  KT_REQUIRE(record["kind"].get<std::string>() == kind, where, "is a ", printable(record["kind"].get<std::string>()),
+             " record, not a ", kind, " one");
+  return record;
+}
+
+/// Field `field` of `record` as a non-negative integer.
+inline std::uint64_t record_count(const nlohmann::json& record, const char* field, const std::string& where) {
+  KT_REQUIRE(record.contains(field) && record[field].is_number_unsigned(), where, "field \"", field,
+             "\" is not a non-negative integer");
+  return record[field].get<std::uint64_t>();
+}
+
+/// Field `field` of `record` as a finite number.
+inline double record_number(const nlohmann::json& record, const char* field, const std::string& where) {
+  KT_REQUIRE(record.contains(field) && record[field].is_number(), where, "field \"", field, "\" is not a number");
+  return record[field].get<double>();
+}
+
+/// Field `field` of `record` as a string.
+inline std::string record_string(const nlohmann::json& record, const char* field, const std::string& where) {
+  KT_REQUIRE(record.contains(field) && record[field].is_string(), where, "field \"", field, "\" is not a string");
+  return record[field].get<std::string>();
+}
+
+}  // namespace kt::impl

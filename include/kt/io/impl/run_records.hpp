@@ -1,0 +1,62 @@
+#pragma once
+// The small components of a checkpoint as records (impl/checkpoint_record.hpp): a generator,
+// a learning-rate schedule and a data loader, each written and read here, side by side.
+
+#include "kt/core/error.hpp"
+#include "kt/core/impl/printable.hpp"
+#include "kt/data/dataloader.hpp"
+#include "kt/io/impl/checkpoint_record.hpp"
+#include "kt/optim/lr_scheduler.hpp"
+#include "kt/tensor/generator.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace kt::impl {
+
+inline nlohmann::json generator_record(const Generator& g) {
+  return {{"kind", "generator"}, {"seed", g.seed()}, {"offset", g.offset()}};
+}
+inline Generator generator_from(const nlohmann::json& record, const std::string& where) {
+  return Generator(record_count(record, "seed", where), record_count(record, "offset", where));
+}
+
+/// PyTorch's LRScheduler.state_dict() fields that matter: base_lrs, last_epoch, _last_lr.
+inline nlohmann::json scheduler_record(const optim::LRScheduler& sched) {
+  const auto s = sched.state_dict();
+  return {{"kind", "lr_scheduler"}, {"type", sched.name()}, {"base_lrs", {s.base_lr}},
+          {"last_epoch", s.last_epoch}, {"_last_lr", {sched.get_last_lr()}}};
+}
+inline optim::LRSchedulerState scheduler_from(const nlohmann::json& record, const optim::LRScheduler& sched,
+                                              const std::string& where) {
+  const std::string type = record_string(record, "type", where);
+  KT_REQUIRE(type == sched.name(), where, "holds a ", printable(type), ", not a ", sched.name());
+  const auto& base = record.contains("base_lrs") ? record["base_lrs"] : nlohmann::json();
+  KT_REQUIRE(base.is_array() && base.size() == 1 && base[0].is_number(), where,
+             "\"base_lrs\" is not a list of one learning rate");
+  return {base[0].get<double>(), static_cast<std::int64_t>(record_count(record, "last_epoch", where))};
+}
+
+/// The epoch of a loader's next pass, with the settings that decide its order: restoring
+/// into a loader that orders its samples otherwise would not resume the saved run.
+template <class Dev, class X, class Y>
+nlohmann::json loader_record(const DataLoader<Dev, X, Y>& loader) {
+  const auto& o = loader.options();
+  return {{"kind", "data_loader"},   {"epoch", loader.epoch()},         {"seed", o.seed()},
+          {"shuffle", o.shuffle()},  {"batch_size", o.batch_size()},   {"drop_last", o.drop_last()},
+          {"custom_sampler", static_cast<bool>(o.sampler())}, {"dataset_size", loader.dataset_size()}};
+}
+template <class Dev, class X, class Y>
+std::uint64_t loader_epoch_from(const nlohmann::json& record, const DataLoader<Dev, X, Y>& loader,
+                                const std::string& where) {
+  const auto now = loader_record(loader);
+  for (const char* field : {"seed", "shuffle", "batch_size", "drop_last", "custom_sampler", "dataset_size"})
+    KT_REQUIRE(record.contains(field) && record[field] == now[field], where, "was saved with ", field, " = ",
+               record.contains(field) ? printable(record[field].dump(), 40) : std::string("(none)"),
+               " but this loader has ", now[field].dump(), ": the resumed passes would not be the saved run's");
+  return record_count(record, "epoch", where);
+}
+
+}  // namespace kt::impl

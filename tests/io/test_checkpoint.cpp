@@ -1,0 +1,259 @@
+// kt::io::Checkpoint: a run (model with Dropout, optimizer, scheduler, loader, generator)
+// saved, restored into fresh objects and continued gives bit-identical results to the run
+// that never stopped; the file uses PyTorch's names; mixed dtypes in one file; and every
+// way a checkpoint can lie is a kt::Error that leaves the component as it was.
+
+#include "kt_test.hpp"
+#include "io/io_files.hpp"
+
+#include <kt/io/checkpoint.hpp>
+#include <kt/optim/adam.hpp>
+#include <kt/optim/adamw.hpp>
+#include <kt/optim/sgd.hpp>
+#include <kt/optim/step_lr.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace kt_test::io_files;
+
+namespace {
+
+template <class D>
+kt::nn::Sequential<float, D> net() {
+  kt::nn::Sequential<float, D> m;
+  m.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(4, 16).activation(kt::Activation::ReLU).seed(1)));
+  m.push_back(kt::nn::Dropout<float, D>(kt::nn::DropoutOptions(0.25).seed(9)));
+  m.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(16, 2).seed(2)));
+  return m;
+}
+
+/// A training run small enough for a test: 40 samples, batches of 8, shuffled.
+template <class D>
+struct Run {
+  kt::nn::Sequential<float, D> model = net<D>();
+  kt::optim::Adam<float, D> opt{model.parameters(), kt::optim::AdamOptions(1e-2).amsgrad(true)};
+  kt::optim::StepLR sched{opt, 2, 0.5};
+  kt::DataLoader<D, float, float> loader{
+      kt::TensorDataset(kt::randn<float, kt::Host>({40, 4}, 5), kt::randn<float, kt::Host>({40, 2}, 6)),
+      kt::DataLoaderOptions().batch_size(8).shuffle(true).seed(3)};
+  kt::Generator noise{11};  // the run's own draws (e.g. input noise)
+
+  void epoch() {
+    for (auto [x, y] : loader) {
+      opt.zero_grad();
+      const kt::Tensor<float, D> noisy = x + kt::randn<float, D>(x.shape(), noise) * 0.01f;
+      kt::mse_loss(model(noisy), y).backward();
+      opt.step();
+    }
+    sched.step();
+  }
+  kt::io::Checkpoint checkpoint() const {
+    return kt::io::Checkpoint().add("model", model).add("optimizer", opt).add("scheduler", sched).add("loader", loader).add("rng", noise);
+  }
+  void restore(const kt::io::CheckpointFile& f) {
+    f.restore("model", model);
+    f.restore("optimizer", opt);
+    f.restore("scheduler", sched);
+    f.restore("loader", loader);
+    f.restore("rng", noise);
+  }
+};
+
+template <class T, class D>
+bool bit_equal(const kt::Tensor<T, D>& a, const kt::Tensor<T, D>& b) {
+  const auto x = a.to_vector(), y = b.to_vector();
+  return a.shape() == b.shape() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
+}
+
+template <class D>
+void check_same_run(Run<D>& a, Run<D>& b) {
+  const auto pa = a.model.parameters(), pb = b.model.parameters();
+  for (std::size_t i = 0; i < pa.size(); ++i) {
+    CHECK(bit_equal(pa[i].data(), pb[i].data()));
+    CHECK(a.opt.state(i).step == b.opt.state(i).step);
+    for (const auto& [key, t] : a.opt.state(i).tensors) CHECK(bit_equal(t, b.opt.state(i).at(key)));
+  }
+  CHECK(a.opt.lr() == b.opt.lr());
+  CHECK(a.loader.epoch() == b.loader.epoch());
+  CHECK(a.noise.offset() == b.noise.offset());
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("a checkpointed run continues bit-identically to the run that never stopped", D, KT_DEVICES) {
+  Run<D> straight;
+  for (int e = 0; e < 3; ++e) straight.epoch();
+
+  Run<D> first;
+  first.epoch();
+  first.checkpoint().set("epoch", "1").save(scratch("run.safetensors"));
+
+  Run<D> resumed;  // a fresh run: other values everywhere until restored
+  const auto saved = kt::io::load_checkpoint(scratch("run.safetensors"));
+  CHECK(saved.get("epoch") == "1");
+  resumed.restore(saved);
+  check_same_run(first, resumed);
+  resumed.epoch();
+  resumed.epoch();
+  check_same_run(straight, resumed);
+  // Without the restore the run differs (the test can fail).
+  Run<D> not_restored;
+  not_restored.epoch();
+  not_restored.epoch();
+  CHECK_FALSE(bit_equal(not_restored.model.parameters()[0].data(), straight.model.parameters()[0].data()));
+}
+
+TEST_CASE("a checkpoint's tensors and records carry PyTorch's names") {
+  Run<kt::Host> run;
+  run.epoch();
+  run.checkpoint().save(scratch("names.safetensors"));
+  const auto file = kt::io::load_safetensors(scratch("names.safetensors"));
+  CHECK(file.metadata().at("format") == "pt");
+  const auto names = file.names();
+  for (const char* n : {"model.0.weight", "model.0.bias", "model.2.weight", "model.2.bias", "optimizer.state.0.step",
+                        "optimizer.state.0.exp_avg", "optimizer.state.0.exp_avg_sq", "optimizer.state.0.max_exp_avg_sq",
+                        "optimizer.state.3.exp_avg"})
+    CHECK_MESSAGE(std::find(names.begin(), names.end(), n) != names.end(), n);
+  CHECK(file.dtype("optimizer.state.0.step") == "F32");  // as PyTorch's Adam keeps it
+  CHECK(file.shape("optimizer.state.0.step").rank() == 0);
+  CHECK(file.get<float>("optimizer.state.0.step").item() == 5.0f);  // 40 samples / 8
+  const auto opt = nlohmann::json::parse(file.metadata().at("optimizer"));
+  CHECK(opt["type"] == "kt::optim::Adam");
+  CHECK(opt["param_groups"][0]["lr"] == 1e-2);
+  CHECK(opt["param_groups"][0]["params"] == nlohmann::json({0, 1, 2, 3}));
+  const auto sched = nlohmann::json::parse(file.metadata().at("scheduler"));
+  CHECK(sched["last_epoch"] == 1);
+  CHECK(sched["base_lrs"] == nlohmann::json({1e-2}));
+  CHECK(nlohmann::json::parse(file.metadata().at("model"))["generators"]["1"]["offset"] == 5);  // 5 Dropout draws
+  CHECK(nlohmann::json::parse(file.metadata().at("loader"))["epoch"] == 1);
+}
+
+TEST_CASE_TEMPLATE("NamedTensors mixes dtypes in one file, from any device", D, KT_DEVICES) {
+  kt::io::NamedTensors t;
+  t.add("f", kt::arange<float, D>(0, 6).reshape({2, 3}))
+      .add("i", kt::full<std::int64_t, kt::Host>({}, std::int64_t(1) << 40))
+      .add("b", kt::full<kt::bfloat16, D>({3}, kt::bfloat16(1.5f)))
+      .add("u", kt::full<std::uint8_t, kt::Host>({2, 0}, std::uint8_t(1)));
+  kt::io::save_safetensors(scratch("mixed.safetensors"), t);
+  const auto file = kt::io::load_safetensors(scratch("mixed.safetensors"));
+  CHECK(file.names() == std::vector<std::string>{"f", "i", "b", "u"});
+  CHECK(file.get<float, D>("f").to_vector() == std::vector<float>{0, 1, 2, 3, 4, 5});
+  CHECK(file.get<std::int64_t>("i").item() == std::int64_t(1) << 40);
+  CHECK(static_cast<float>(file.get<kt::bfloat16, D>("b").to_vector()[2]) == 1.5f);
+  CHECK(file.shape("u") == kt::Shape{2, 0});
+  CHECK(kt_test::error_of([&] { t.add("f", kt::ones<float, kt::Host>({1})); }) ==
+        "kt::io::NamedTensors::add: the name 'f' appears twice");
+}
+
+TEST_CASE("SGD's and AdamW's state round-trips too (momentum buffers, no step for SGD)") {
+  auto model = net<kt::Host>();
+  kt::optim::SGD<float, kt::Host> sgd(model.parameters(), kt::optim::SGDOptions(0.1).momentum(0.9).nesterov(true));
+  const auto x = kt::randn<float, kt::Host>({8, 4}, 1), y = kt::randn<float, kt::Host>({8, 2}, 2);
+  kt::mse_loss(model(x), y).backward();
+  sgd.step();
+  kt::io::Checkpoint().add("sgd", sgd).save(scratch("sgd.safetensors"));
+  const auto file = kt::io::load_checkpoint(scratch("sgd.safetensors"));
+  CHECK_FALSE(file.file().contains("sgd.state.0.step"));
+  CHECK(file.file().contains("sgd.state.0.momentum_buffer"));
+  kt::optim::SGD<float, kt::Host> other(model.parameters(), kt::optim::SGDOptions(0.5));
+  file.restore("sgd", other);
+  CHECK(other.hyperparameters() == sgd.hyperparameters());
+  CHECK(bit_equal(other.state(2).at("momentum_buffer"), sgd.state(2).at("momentum_buffer")));
+
+  kt::optim::AdamW<float, kt::Host> adamw(model.parameters(), 1e-3);
+  CHECK(kt_test::error_of([&] { file.restore("sgd", adamw); }).find("holds the state of a kt::optim::SGD, not of a kt::optim::AdamW") !=
+        std::string::npos);
+}
+
+TEST_CASE("a checkpoint that lies is a kt::Error naming the record and field, and nothing changes") {
+  Run<kt::Host> run;
+  run.epoch();
+  const auto good = run.checkpoint();
+  good.save(scratch("good.safetensors"));
+  const auto file = kt::io::load_checkpoint(scratch("good.safetensors"));
+  const auto meta = file.file().metadata();
+
+  // Records rewritten one at a time; the tensors stay those of the good file.
+  const auto with_record = [&](const std::string& key, const std::string& value) {
+    kt::io::NamedTensors t;
+    for (const auto& name : file.file().names())
+      t.add(name, file.file().get<float>(name));
+    auto m = meta;
+    m[key] = value;
+    const auto path = scratch("lie.safetensors");
+    kt::io::save_safetensors(path, t, m);
+    return kt::io::load_checkpoint(path);
+  };
+  Run<kt::Host> target;
+  const auto before = target.opt.hyperparameters();
+  const auto error = [&](const kt::io::CheckpointFile& f, const std::string& name) {
+    return kt_test::error_of([&] {
+      if (name == "optimizer") f.restore(name, target.opt);
+      else if (name == "scheduler") f.restore(name, target.sched);
+      else if (name == "loader") f.restore(name, target.loader);
+      else if (name == "rng") f.restore(name, target.noise);
+      else f.restore(name, target.model);
+    });
+  };
+  const auto contains = [](const std::string& s, const std::string& part) {
+    INFO(s);
+    return s.find(part) != std::string::npos;
+  };
+  CHECK(contains(error(with_record("optimizer", "[[[[[[[[[[1]]]]]]]]]]"), "optimizer"), "record 'optimizer': the record nests more than 8"));
+  CHECK(contains(error(with_record("optimizer", "{\"kind\": 1"), "optimizer"), "record 'optimizer': not a JSON object"));
+  CHECK(contains(error(with_record("optimizer", "{\"kind\": \"generator\"}"), "optimizer"), "is a generator record, not a optimizer one"));
+  CHECK(contains(error(with_record("rng", "{\"kind\": \"generator\", \"seed\": -1, \"offset\": 0}"), "rng"), "field \"seed\" is not a non-negative integer"));
+  CHECK(contains(error(with_record("scheduler", R"({"kind": "lr_scheduler", "type": "LinearLR", "base_lrs": [1], "last_epoch": 0})"), "scheduler"),
+                 "holds a LinearLR, not a StepLR"));
+  CHECK(contains(error(with_record("scheduler", R"({"kind": "lr_scheduler", "type": "StepLR", "base_lrs": [], "last_epoch": 0})"), "scheduler"),
+                 "\"base_lrs\" is not a list of one learning rate"));
+  auto opt_record = nlohmann::json::parse(meta.at("optimizer"));
+  opt_record["param_groups"][0]["params"] = {0, 1};
+  CHECK(contains(error(with_record("optimizer", opt_record.dump()), "optimizer"), "does not list the optimizer's 4 parameters"));
+  opt_record = nlohmann::json::parse(meta.at("optimizer"));
+  opt_record["param_groups"][0]["lr"] = "fast";
+  CHECK(contains(error(with_record("optimizer", opt_record.dump()), "optimizer"), "field \"lr\" is not a number"));
+  opt_record["param_groups"][0]["lr"] = -1;
+  CHECK(contains(error(with_record("optimizer", opt_record.dump()), "optimizer"), "kt::optim::Adam: invalid learning rate -1"));
+  CHECK(target.opt.hyperparameters() == before);
+  CHECK(target.opt.state(0).empty());
+  auto loader_record = nlohmann::json::parse(meta.at("loader"));
+  loader_record["seed"] = 4;
+  CHECK(contains(error(with_record("loader", loader_record.dump()), "loader"),
+                 "was saved with seed = 4 but this loader has 3: the resumed passes would not be the saved run's"));
+  CHECK(contains(error(file, "missing"), "record 'missing': not in the checkpoint"));
+  // A model without its Dropout, or whose generator record is missing.
+  kt::nn::Sequential<float, kt::Host> plain;
+  plain.push_back(kt::nn::Linear<float, kt::Host>(kt::nn::LinearOptions(4, 16)));
+  CHECK(contains(kt_test::error_of([&] { file.restore("model", plain); }), "holds 1 Dropout generators, the model has 0"));
+
+  // Lying tensors: a state index past the parameters, a misnamed one, a wrong step dtype.
+  kt::io::NamedTensors extra;
+  for (const auto& name : file.file().names()) extra.add(name, file.file().get<float>(name));
+  extra.add("optimizer.state.4.exp_avg", kt::zeros<float, kt::Host>({2}));
+  kt::io::save_safetensors(scratch("extra.safetensors"), extra, meta);
+  CHECK(contains(error(kt::io::load_checkpoint(scratch("extra.safetensors")), "optimizer"),
+                 "tensor 'optimizer.state.4.exp_avg' is the state of parameter 4 but the optimizer has 4 parameters"));
+  for (const char* bad : {"optimizer.state.01.exp_avg", "optimizer.state.x.exp_avg", "optimizer.state.1.", "optimizer.other"}) {
+    kt::io::NamedTensors t;
+    for (const auto& name : file.file().names()) t.add(name, file.file().get<float>(name));
+    t.add(bad, kt::zeros<float, kt::Host>({2}));
+    kt::io::save_safetensors(scratch("bad_name.safetensors"), t, meta);
+    const auto e = error(kt::io::load_checkpoint(scratch("bad_name.safetensors")), "optimizer");
+    CHECK_MESSAGE((contains(e, "is not named optimizer.state.<i>.<key>") || contains(e, "unexpected tensor")), bad);
+  }
+  kt::io::NamedTensors wrong_step;
+  for (const auto& name : file.file().names())
+    if (name == "optimizer.state.0.step") wrong_step.add(name, kt::full<float, kt::Host>({}, 2.5f));
+    else wrong_step.add(name, file.file().get<float>(name));
+  kt::io::save_safetensors(scratch("step.safetensors"), wrong_step, meta);
+  CHECK(contains(error(kt::io::load_checkpoint(scratch("step.safetensors")), "optimizer"),
+                 "tensor 'optimizer.state.0.step' holds 2.5, not a step count"));
+  CHECK(target.opt.state(0).empty());
+  CHECK(kt_test::error_of([&] { kt::io::Checkpoint().add("a.b", target.noise); }) ==
+        "kt::io::Checkpoint: the name 'a.b' is empty, has a '.' or is reserved (format)");
+}
