@@ -19,7 +19,13 @@
 //   OMP_PROC_BIND=false ./build/examples/fashion_mnist/fashion_mnist [--epochs 10]
 //       [--device auto|serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers 2]
 //       [--seed 0] [--limit N] [--data DIR] [--summary PATH] [--profile TRACE.json]
+//       [--save RUN.safetensors] [--resume RUN.safetensors]
+//
+// --save writes a checkpoint (model, Adam state, loader epoch) after every epoch, atomically;
+// --resume continues such a run up to --epochs, bit-identically to the run that never stopped
+// (same threads; a test checks it).
 
+#include <kt/io/checkpoint.hpp>
 #include <kt/kt.hpp>
 
 #include <nlohmann/json.hpp>
@@ -54,6 +60,8 @@ struct Config {
   std::uint64_t seed = 0;
   std::int64_t limit = 0;  // train on the first `limit` samples only (0: all)
   std::string profile;     // non-empty: profile the training, print the table, write this Chrome trace
+  std::string save;        // non-empty: a checkpoint after every epoch
+  std::string resume;      // non-empty: continue from this checkpoint
 };
 
 struct EpochResult {
@@ -64,7 +72,8 @@ struct EpochResult {
 std::string usage() {
   return "usage: fashion_mnist [--epochs N] [--device auto|serial|openmp|cuda] [--threads N]\n"
          "                     [--batch-size N] [--workers N] [--seed N] [--limit N]\n"
-         "                     [--data DIR] [--summary PATH|none] [--profile TRACE.json] [--kokkos-...]\n";
+         "                     [--data DIR] [--summary PATH|none] [--profile TRACE.json]\n"
+         "                     [--save RUN.safetensors] [--resume RUN.safetensors] [--kokkos-...]\n";
 }
 
 std::int64_t to_int(const std::string& flag, const std::string& value, std::int64_t min) {
@@ -108,6 +117,8 @@ Config parse(int argc, char* argv[]) {
     else if (arg == "--data") c.data = value;
     else if (arg == "--summary") c.summary = value;
     else if (arg == "--profile") c.profile = value;
+    else if (arg == "--save") c.save = value;
+    else if (arg == "--resume") c.resume = value;
     else KT_THROW("fashion_mnist: unknown option '", arg, "'\n", usage());
   }
   return c;
@@ -135,7 +146,7 @@ void write_summary(const std::string& path, const Config& c, const std::string& 
                  {"batch_size", c.batch_size}, {"workers", c.workers}, {"seed", c.seed},
                  {"train_samples", train_samples}, {"model", "784-256-128-10 MLP, ReLU"},
                  {"parameters", parameters}, {"optimizer", "Adam"}, {"lr", 0.001},
-                 {"normalize", {kMean, kStd}}, {"data", c.data}};
+                 {"normalize", {kMean, kStd}}, {"data", c.data}, {"resumed_from", c.resume}};
   j["epochs"] = nlohmann::ordered_json::array();
   for (const auto& e : epochs)
     j["epochs"].push_back({{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"test_accuracy", e.test_accuracy},
@@ -208,6 +219,17 @@ int run(const Config& c, const std::string& summary_path) {
   std::cout << model << "\n" << model.parameter_count() << " parameters; Adam lr 1e-3, batch " << c.batch_size
             << ", " << loader.size() << " steps/epoch, " << c.workers << " loader workers\n";
 
+  // --resume: the model, Adam's state and the loader's epoch as the saved run left them.
+  int first_epoch = 0;
+  if (!c.resume.empty()) {
+    const auto saved = kt::io::load_checkpoint(c.resume);
+    saved.restore("loader", loader);  // first: it refuses another --seed, --batch-size or --limit
+    saved.restore("model", model);
+    saved.restore("optimizer", opt);
+    first_epoch = static_cast<int>(to_int("the checkpoint's epoch", saved.get("epoch"), 0));
+    std::cout << "resumed from " << c.resume << " after epoch " << first_epoch << "\n";
+  }
+
   // 3. Train. On host devices loss.item() costs nothing (kernels are synchronous); on a GPU it
   //    would wait for the step, so there we read the loss every 20th step only.
   constexpr bool host_memory = kt::is_host_accessible_v<D>;
@@ -218,7 +240,7 @@ int run(const Config& c, const std::string& summary_path) {
   // around every kernel, so the epochs run slower while it records.
   std::optional<kt::Profiler> profiler;
   if (!c.profile.empty()) profiler.emplace();
-  for (int epoch = 0; epoch < c.epochs; ++epoch) {
+  for (int epoch = first_epoch; epoch < c.epochs; ++epoch) {
     loader.set_epoch(static_cast<std::uint64_t>(epoch));
     bar.start_epoch(epoch);
     const auto t0 = Clock::now();
@@ -246,6 +268,9 @@ int run(const Config& c, const std::string& summary_path) {
                 epoch + 1, c.epochs, bar.mean_loss(), 100.0 * accuracy, results.back().samples_per_s, train_s,
                 eval_s);
     std::fflush(stdout);
+    if (!c.save.empty())
+      kt::io::Checkpoint().add("model", model).add("optimizer", opt).add("loader", loader)
+          .set("epoch", std::to_string(epoch + 1)).save(c.save);
   }
 
   if (profiler) {
@@ -258,6 +283,10 @@ int run(const Config& c, const std::string& summary_path) {
     write_summary(summary_path, c, kt::device_name<D>(), kt::device_info<D>().concurrency, train.size(),
                   model.parameter_count(), results, training_seconds);
     std::cout << "run summary: " << summary_path << "\n";
+  }
+  if (results.empty()) {
+    std::printf("Nothing to train: the run resumed from %s had finished %d epochs already\n", c.resume.c_str(), first_epoch);
+    return 0;
   }
   std::printf("Final test accuracy %.1f%% after %d epoch%s, training time %.1f s\n",
               100.0 * results.back().test_accuracy, c.epochs, c.epochs == 1 ? "" : "s", training_seconds);
