@@ -35,6 +35,7 @@ packages=(
   libeigen3-dev doctest-dev libbenchmark-dev libopenblas-dev libopenblas-openmp-dev
   libopenmpi-dev openmpi-bin nlohmann-json3-dev zlib1g-dev
   dataset-fashion-mnist
+  python3-torch  # tests only: PyTorch reads kt's checkpoints (tests/io/pytorch/check_kt_files.py)
 )
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
