@@ -21,6 +21,7 @@ except ImportError:
     print("skipped: python3-torch is not installed")
     sys.exit(0)
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import safetensors_format as st  # noqa: E402
 
