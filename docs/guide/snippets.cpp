@@ -4,6 +4,7 @@
 // indentation of its marker line; edit here, then copy into guide.md (the second test fails
 // until the two agree).
 
+#include <kt/io/checkpoint.hpp>
 #include <kt/io/module_io.hpp>
 #include <kt/kt.hpp>
 
@@ -153,6 +154,29 @@ void saving() {
   std::remove("guide_model.safetensors");
 }
 
+void resuming() {
+  using D = kt::DefaultDevice;
+  Residual<D> model(4, 8);
+  kt::optim::Adam<float, D> opt(model.parameters(), 1e-3);
+  kt::optim::StepLR sched(opt, /*step_size=*/10);
+  auto loader = kt::make_data_loader<D>(kt::TensorDataset(kt::randn<float, kt::Host>({64, 4}), kt::randn<float, kt::Host>({64, 8})),
+                                        kt::DataLoaderOptions().batch_size(16).shuffle(true));
+  const int epoch = 3;
+  // [resuming]
+  kt::io::Checkpoint().add("model", model).add("optimizer", opt).add("scheduler", sched)
+      .add("loader", loader).set("epoch", std::to_string(epoch)).save("guide_run.safetensors");
+  // ... a new process builds the same objects, then:
+  const auto saved = kt::io::load_checkpoint("guide_run.safetensors");
+  saved.restore("model", model);         // strict, as kt::io::load
+  saved.restore("optimizer", opt);       // exp_avg, exp_avg_sq, step; lr, betas, ...
+  saved.restore("scheduler", sched);
+  saved.restore("loader", loader);       // the epoch; refuses another seed or batch size
+  const int next_epoch = std::stoi(saved.get("epoch"));
+  // [resuming]
+  KT_REQUIRE(next_epoch == epoch, "guide: the checkpoint's epoch is ", next_epoch);
+  std::remove("guide_run.safetensors");
+}
+
 }  // namespace
 
 // Outside the anonymous namespace: nvcc wants an extended lambda's enclosing function to
@@ -187,6 +211,7 @@ int main(int argc, char* argv[]) {
     custom_kernel();
     profiling();
     saving();
+    resuming();
   } catch (const kt::Error& e) {
     std::cerr << "error: " << e.message() << "\n";
     return 1;
