@@ -1,4 +1,5 @@
-// kt::io::Checkpoint: a run (model with Dropout, optimizer, scheduler, loader, generator)
+// kt::io::Checkpoint: a run (model with Dropout, optimizer, scheduler, loader, generator,
+// GradScaler)
 // saved, restored into fresh objects and continued gives bit-identical results to the run
 // that never stopped; the file uses PyTorch's names; mixed dtypes in one file; and every
 // way a checkpoint can lie is a kt::Error that leaves the component as it was.
@@ -41,18 +42,20 @@ struct Run {
       kt::TensorDataset(kt::randn<float, kt::Host>({40, 4}, 5), kt::randn<float, kt::Host>({40, 2}, 6)),
       kt::DataLoaderOptions().batch_size(8).shuffle(true).seed(3)};
   kt::Generator noise{11};  // the run's own draws (e.g. input noise)
+  kt::amp::GradScaler scaler{kt::amp::GradScalerOptions().init_scale(1024).growth_interval(3)};
 
   void epoch() {
     for (auto [x, y] : loader) {
       opt.zero_grad();
       const kt::Tensor<float, D> noisy = x + kt::randn<float, D>(x.shape(), noise) * 0.01f;
-      kt::mse_loss(model(noisy), y).backward();
-      opt.step();
+      scaler.scale(kt::mse_loss(model(noisy), y)).backward();
+      scaler.step(opt);
+      scaler.update();
     }
     sched.step();
   }
   kt::io::Checkpoint checkpoint() const {
-    return kt::io::Checkpoint().add("model", model).add("optimizer", opt).add("scheduler", sched).add("loader", loader).add("rng", noise);
+    return kt::io::Checkpoint().add("model", model).add("optimizer", opt).add("scheduler", sched).add("loader", loader).add("rng", noise).add("scaler", scaler);
   }
   void restore(const kt::io::CheckpointFile& f) {
     f.restore("model", model);
@@ -60,6 +63,7 @@ struct Run {
     f.restore("scheduler", sched);
     f.restore("loader", loader);
     f.restore("rng", noise);
+    f.restore("scaler", scaler);
   }
 };
 
@@ -80,6 +84,8 @@ void check_same_run(Run<D>& a, Run<D>& b) {
   CHECK(a.opt.lr() == b.opt.lr());
   CHECK(a.loader.epoch() == b.loader.epoch());
   CHECK(a.noise.offset() == b.noise.offset());
+  CHECK(a.scaler.get_scale() == b.scaler.get_scale());
+  CHECK(a.scaler.state_dict().growth_tracker == b.scaler.state_dict().growth_tracker);
 }
 
 }  // namespace
@@ -130,6 +136,10 @@ TEST_CASE("a checkpoint's tensors and records carry PyTorch's names") {
   CHECK(sched["base_lrs"] == nlohmann::json({1e-2}));
   CHECK(nlohmann::json::parse(file.metadata().at("model"))["generators"]["1"]["offset"] == 5);  // 5 Dropout draws
   CHECK(nlohmann::json::parse(file.metadata().at("loader"))["epoch"] == 1);
+  const auto scaler = nlohmann::json::parse(file.metadata().at("scaler"));  // torch's GradScaler.state_dict()
+  CHECK(scaler["scale"] == 2048.0);  // grown once after 3 of the 5 clean steps
+  CHECK(scaler["_growth_tracker"] == 2);
+  CHECK(scaler["growth_interval"] == 3);
 }
 
 TEST_CASE_TEMPLATE("NamedTensors mixes dtypes in one file, from any device", D, KT_DEVICES) {

@@ -8,6 +8,7 @@
 ///         .add("optimizer", opt)             // optimizer.state.<i>.exp_avg ..., PyTorch's keys
 ///         .add("scheduler", sched)           // base_lr, last_epoch
 ///         .add("loader", loader)             // the epoch of the next pass (and its settings)
+///         .add("scaler", scaler)             // kt::amp::GradScaler: scale, growth tracker
 ///         .add("rng", kt::default_generator())
 ///         .set("epoch", std::to_string(epoch))
 ///         .save("run.safetensors");          // atomic
@@ -23,6 +24,7 @@
 /// `safetensors.torch.load_file` reads it; the other components are JSON records in
 /// `__metadata__` (see impl/checkpoint_record.hpp, impl/optimizer_record.hpp).
 
+#include "kt/amp/grad_scaler.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/data/dataloader.hpp"
@@ -69,6 +71,11 @@ public:
   Checkpoint& add(const std::string& name, const optim::LRScheduler& sched) {
     claim(name);
     metadata_[name] = impl::scheduler_record(sched).dump();
+    return *this;
+  }
+  Checkpoint& add(const std::string& name, const amp::GradScaler& scaler) {
+    claim(name);
+    metadata_[name] = impl::scaler_record(scaler).dump();
     return *this;
   }
   Checkpoint& add(const std::string& name, const Generator& gen) {
@@ -144,6 +151,10 @@ public:
   void restore(const std::string& name, optim::LRScheduler& sched) const {
     const std::string where = impl::record_where(file_.path(), name);
     sched.load_state_dict(impl::scheduler_from(impl::read_record(file_.metadata(), file_.path(), name, "lr_scheduler"), sched, where));
+  }
+  void restore(const std::string& name, amp::GradScaler& scaler) const {
+    const std::string where = impl::record_where(file_.path(), name);
+    scaler.load_state_dict(impl::scaler_from(impl::read_record(file_.metadata(), file_.path(), name, "grad_scaler"), where));
   }
   void restore(const std::string& name, Generator& gen) const {
     const std::string where = impl::record_where(file_.path(), name);

@@ -1,7 +1,9 @@
 #pragma once
 // The small components of a checkpoint as records (impl/checkpoint_record.hpp): a generator,
-// a learning-rate schedule and a data loader, each written and read here, side by side.
+// a learning-rate schedule, a GradScaler and a data loader, each written and read here, side
+// by side.
 
+#include "kt/amp/grad_scaler.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/data/dataloader.hpp"
@@ -37,6 +39,24 @@ inline optim::LRSchedulerState scheduler_from(const nlohmann::json& record, cons
   KT_REQUIRE(base.is_array() && base.size() == 1 && base[0].is_number(), where,
              "\"base_lrs\" is not a list of one learning rate");
   return {base[0].get<double>(), static_cast<std::int64_t>(record_count(record, "last_epoch", where))};
+}
+
+/// PyTorch's GradScaler.state_dict(): scale, growth_factor, backoff_factor, growth_interval,
+/// _growth_tracker.
+inline nlohmann::json scaler_record(const amp::GradScaler& scaler) {
+  const auto s = scaler.state_dict();
+  return {{"kind", "grad_scaler"},          {"scale", s.scale},
+          {"growth_factor", s.growth_factor}, {"backoff_factor", s.backoff_factor},
+          {"growth_interval", s.growth_interval}, {"_growth_tracker", s.growth_tracker}};
+}
+inline amp::GradScalerState scaler_from(const nlohmann::json& record, const std::string& where) {
+  amp::GradScalerState s;
+  s.scale = record_number(record, "scale", where);
+  s.growth_factor = record_number(record, "growth_factor", where);
+  s.backoff_factor = record_number(record, "backoff_factor", where);
+  s.growth_interval = static_cast<std::int64_t>(record_count(record, "growth_interval", where));
+  s.growth_tracker = static_cast<std::int64_t>(record_count(record, "_growth_tracker", where));
+  return s;
 }
 
 /// The epoch of a loader's next pass, with the settings that decide its order: restoring

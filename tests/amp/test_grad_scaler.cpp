@@ -1,0 +1,127 @@
+// kt::amp::GradScaler: PyTorch's state machine step by step against a hand-computed sequence
+// (growth after exactly growth_interval clean steps, backoff and a skipped step on an injected
+// Inf/NaN), unscale_ dividing the gradients exactly, the misuse errors, the disabled
+// pass-through and the state_dict round trip.
+
+#include "kt_test.hpp"
+
+#include <kt/amp/grad_scaler.hpp>
+#include <kt/optim/sgd.hpp>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+template <class D>
+struct Problem {
+  kt::Var<float, D> w{kt::from_host<float, D>({1.0f, 2.0f, 3.0f}, {3}), true};
+  kt::optim::SGD<float, D> opt{std::vector<kt::Var<float, D>>{w}, 0.5};
+  /// loss = sum(w * x): the gradient is x.
+  kt::Var<float, D> loss(std::vector<float> x) const { return kt::sum(w * kt::from_host<float, D>(x, {3})); }
+};
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("GradScaler scales the loss, unscales exactly and steps", D, KT_DEVICES) {
+  Problem<D> p;
+  kt::amp::GradScaler scaler;
+  CHECK(scaler.get_scale() == 65536.0);
+  auto scaled = scaler.scale(p.loss({1, 2, 4}));
+  CHECK(scaled.item() == 65536.0f * (1 + 4 + 12));
+  p.opt.zero_grad();
+  scaled.backward();
+  CHECK(p.w.grad().to_vector() == std::vector<float>{65536, 131072, 262144});
+  scaler.unscale_(p.opt);
+  CHECK(p.w.grad().to_vector() == std::vector<float>{1, 2, 4});
+  CHECK(scaler.step(p.opt));
+  CHECK(p.w.data().to_vector() == std::vector<float>{0.5f, 1.0f, 1.0f});  // w - 0.5 * g
+  scaler.update();
+  CHECK(scaler.get_scale() == 65536.0);
+  CHECK(scaler.state_dict().growth_tracker == 1);
+}
+
+TEST_CASE_TEMPLATE("GradScaler follows PyTorch's growth and backoff sequence", D, KT_DEVICES) {
+  Problem<D> p;
+  kt::amp::GradScaler scaler(kt::amp::GradScalerOptions().init_scale(8).growth_interval(3));
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  // (gradient, stepped?, scale after update, tracker after update), computed by hand from
+  // torch.amp.GradScaler's rules: Inf/NaN -> skip, scale * 0.5, tracker 0; else tracker + 1,
+  // and at growth_interval (3) scale * 2, tracker 0.
+  struct Step {
+    float g0;
+    bool stepped;
+    double scale;
+    std::int64_t tracker;
+  };
+  const Step steps[] = {{1, true, 8, 1},   {1, true, 8, 2},     {1, true, 16, 0}, {inf, false, 8, 0},
+                        {1, true, 8, 1},   {nan, false, 4, 0},  {-inf, false, 2, 0}, {1, true, 2, 1},
+                        {1, true, 2, 2},   {1, true, 4, 0}};
+  int i = 0;
+  for (const auto& s : steps) {
+    CAPTURE(i++);
+    const auto before = p.w.data().to_vector();
+    p.opt.zero_grad();
+    scaler.scale(p.loss({1, 1, 1})).backward();
+    if (!(std::isfinite(s.g0))) p.w.set_grad(kt::from_host<float, D>({s.g0, 1.0f, 1.0f}, {3}));  // an overflow
+    CHECK(scaler.step(p.opt) == s.stepped);
+    CHECK((p.w.data().to_vector() != before) == s.stepped);
+    scaler.update();
+    CHECK(scaler.get_scale() == s.scale);
+    CHECK(scaler.state_dict().growth_tracker == s.tracker);
+  }
+}
+
+TEST_CASE("GradScaler refuses misuse with errors that say what to do") {
+  Problem<kt::Host> p;
+  kt::amp::GradScaler scaler;
+  CHECK(kt_test::error_of([&] { scaler.update(); }) ==
+        "kt::amp::GradScaler::update: no inf checks were recorded prior to update(): call step(optimizer) (or unscale_) first");
+  p.opt.zero_grad();
+  scaler.scale(p.loss({1, 1, 1})).backward();
+  scaler.unscale_(p.opt);
+  CHECK(kt_test::error_of([&] { scaler.unscale_(p.opt); }) ==
+        "kt::amp::GradScaler::unscale_: unscale_() has already been called on this optimizer since the last update()");
+  CHECK(p.w.grad().to_vector() == std::vector<float>{1, 1, 1});  // not divided twice
+  scaler.step(p.opt);
+  CHECK(kt_test::error_of([&] { scaler.step(p.opt); }) ==
+        "kt::amp::GradScaler::step: step() has already been called since the last update()");
+  scaler.update();
+  CHECK(kt_test::error_of([&] { kt::amp::GradScaler(kt::amp::GradScalerOptions().growth_factor(1)); }) ==
+        "kt::amp::GradScaler: growth_factor 1 must be > 1");
+  CHECK(kt_test::error_of([&] { kt::amp::GradScaler(kt::amp::GradScalerOptions().backoff_factor(1)); }) ==
+        "kt::amp::GradScaler: backoff_factor 1 must be in (0, 1)");
+  CHECK(kt_test::error_of([&] { kt::amp::GradScaler(kt::amp::GradScalerOptions().init_scale(0)); }) ==
+        "kt::amp::GradScaler: scale 0 must be finite and > 0");
+}
+
+TEST_CASE("a disabled GradScaler passes everything through; state_dict round-trips") {
+  Problem<kt::Host> p;
+  kt::amp::GradScaler off(kt::amp::GradScalerOptions().enabled(false));
+  CHECK(off.get_scale() == 1.0);
+  auto loss = off.scale(p.loss({1, 2, 3}));
+  CHECK(loss.item() == 14.0f);
+  loss.backward();
+  CHECK(off.step(p.opt));
+  off.update();
+  CHECK(p.w.data().to_vector() == std::vector<float>{0.5f, 1.0f, 1.5f});
+
+  kt::amp::GradScaler a(kt::amp::GradScalerOptions().init_scale(1024).growth_interval(5));
+  for (int i = 0; i < 3; ++i) {
+    p.opt.zero_grad();
+    a.scale(p.loss({1, 1, 1})).backward();
+    a.step(p.opt);
+    a.update();
+  }
+  kt::amp::GradScaler b;
+  b.load_state_dict(a.state_dict());
+  CHECK(b.get_scale() == 1024.0);
+  CHECK(b.state_dict().growth_tracker == 3);
+  CHECK(b.state_dict().growth_interval == 5);
+  kt::amp::GradScalerState bad = a.state_dict();
+  bad.growth_tracker = 5;
+  CHECK(kt_test::error_of([&] { b.load_state_dict(bad); }) ==
+        "kt::amp::GradScaler: growth tracker 5 must be in [0, growth_interval = 5)");
+}
