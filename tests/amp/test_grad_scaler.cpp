@@ -125,3 +125,33 @@ TEST_CASE("a disabled GradScaler passes everything through; state_dict round-tri
   CHECK(kt_test::error_of([&] { b.load_state_dict(bad); }) ==
         "kt::amp::GradScaler: growth tracker 5 must be in [0, growth_interval = 5)");
 }
+
+TEST_CASE_TEMPLATE("fp16 gradients that underflow to zero train with the GradScaler", D, KT_DEVICES) {
+  // fp32 master weights, an fp16 forward (Var::to<half>), the loss in fp32 and small: its
+  // gradient reaches the fp16 tensors as at most 8e-9, which rounds to 0 in half (whose
+  // smallest subnormal is 6e-8); scaled by 65536 it is ~5e-4, well inside half's range.
+  const auto x = kt::from_host<kt::half, D>({kt::half(0.5f), kt::half(1.0f), kt::half(-1.0f), kt::half(2.0f)}, {4});
+  const auto target = kt::from_host<float, D>({0.2f, -0.1f, 0.3f, 0.1f}, {4});
+  const auto loss_of = [&](const kt::Var<float, D>& w) {
+    auto y = (w.template to<kt::half>() * x).template to<float>();
+    return kt::sum((y - target) * (y - target)) * 1e-8f;
+  };
+  const auto start = kt::from_host<float, D>({0.1f, 0.1f, 0.1f, 0.1f}, {4});
+
+  kt::Var<float, D> plain(start.clone(), true);
+  loss_of(plain).backward();
+  CHECK(plain.grad().to_vector() == std::vector<float>(4, 0.0f));  // every gradient underflowed
+
+  kt::Var<float, D> w(start.clone(), true);
+  kt::optim::SGD<float, D> opt(std::vector<kt::Var<float, D>>{w}, 1e7);  // lr for a loss scaled by 1e-8
+  kt::amp::GradScaler scaler;
+  const float first = loss_of(w).item();
+  for (int step = 0; step < 60; ++step) {
+    opt.zero_grad();
+    scaler.scale(loss_of(w)).backward();
+    scaler.step(opt);
+    scaler.update();
+  }
+  CHECK(loss_of(w).item() < 0.05f * first);
+  CHECK(scaler.get_scale() == 65536.0);  // no overflow, no growth yet
+}

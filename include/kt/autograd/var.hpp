@@ -14,6 +14,7 @@
 ///     std::cout << w.grad();
 
 #include "kt/autograd/grad_mode.hpp"
+#include "kt/autograd/impl/cast_node.hpp"
 #include "kt/autograd/impl/engine.hpp"
 #include "kt/autograd/impl/node.hpp"
 #include "kt/autograd/impl/var_access.hpp"
@@ -106,6 +107,17 @@ public:
 
   /// The same value, cut from the graph (`tensor.detach()`): a constant sharing storage.
   Var detach() const { return Var(data(), false); }
+
+  /// The values in floating dtype U (`x.to(torch.bfloat16)`, `x.float()`), differentiable: the
+  /// gradient flows back converted to T, so fp32 master weights can run a 16-bit forward.
+  /// For U == T, this Var itself (as PyTorch).
+  template <class U>
+  Var<U, D> to() const {
+    static_assert(is_floating_dtype_v<U>, "kt::Var::to<U>: U must be a floating dtype (float, double, kt::half, "
+                                          "kt::bfloat16); use data().to<U>() for a plain tensor of another dtype");
+    if constexpr (std::is_same_v<U, T>) return *this;
+    else return impl::cast_var<U>(*this);
+  }
 
   /// True when both handles refer to the same variable (`a is b` in Python).
   bool is_same(const Var& other) const { return impl_ == other.impl_; }

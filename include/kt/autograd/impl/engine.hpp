@@ -15,40 +15,29 @@
 
 namespace kt::impl {
 
-/// The non-leaf variables reachable from `root` through grad_fn, consumers before producers.
-template <class T, class D>
-std::vector<VarImpl<T, D>*> backward_order(VarImpl<T, D>* root) {
-  std::vector<VarImpl<T, D>*> post_order;
-  std::unordered_set<VarImpl<T, D>*> visited{root};
+/// The non-leaf variables reachable from `root` through their producers (of any dtype),
+/// consumers before producers.
+inline std::vector<VarImplBase*> backward_order(VarImplBase* root) {
+  std::vector<VarImplBase*> post_order;
+  std::unordered_set<VarImplBase*> visited{root};
   // Iterative depth-first search (deep graphs must not overflow the stack).
-  std::vector<std::pair<VarImpl<T, D>*, std::size_t>> stack{{root, 0}};
+  std::vector<std::pair<std::vector<VarImplBase*>, std::size_t>> stack{{root->producer()->input_states(), 0}};
+  std::vector<VarImplBase*> path{root};
   while (!stack.empty()) {
-    auto& [var, next] = stack.back();
-    const auto& inputs = var->grad_fn->inputs;
+    auto& [inputs, next] = stack.back();
     if (next < inputs.size()) {
-      VarImpl<T, D>* input = inputs[next++].get();
-      if (input->grad_fn && input->requires_grad && visited.insert(input).second)
-        stack.emplace_back(input, 0);
+      VarImplBase* input = inputs[next++];
+      if (input->producer() && input->requires_grad && visited.insert(input).second) {
+        path.push_back(input);
+        stack.emplace_back(input->producer()->input_states(), 0);
+      }
     } else {
-      post_order.push_back(var);
+      post_order.push_back(path.back());
+      path.pop_back();
       stack.pop_back();
     }
   }
   return {post_order.rbegin(), post_order.rend()};
-}
-
-/// Adds `grad` to a leaf's .grad. The first gradient is adopted when nothing else refers to
-/// its storage, otherwise copied: .grad is later accumulated in place and must not alias.
-template <class T, class D>
-void accumulate_leaf_grad(VarImpl<T, D>& leaf, Tensor<T, D> grad) {
-  if (!leaf.grad.defined()) {
-    leaf.grad = (grad.storage() && grad.storage().use_count() == 1 && grad.storage_offset() == 0 &&
-                 grad.numel() > 0)
-                    ? std::move(grad)
-                    : grad.clone();
-  } else {
-    leaf.grad += grad;
-  }
 }
 
 /// Runs backward from `root` seeded with `seed` (same shape as root's value).
@@ -66,35 +55,22 @@ void run_backward(const std::shared_ptr<VarImpl<T, D>>& root, const Tensor<T, D>
   }
   // Gradient computations are not themselves recorded (no double backward).
   AutoGradMode no_grad(false);
-  std::unordered_map<VarImpl<T, D>*, Tensor<T, D>> pending{{root.get(), seed}};
-  for (VarImpl<T, D>* var : backward_order(root.get())) {
-    auto found = pending.find(var);
-    if (found == pending.end()) continue;  // no gradient flowed here
-    const Tensor<T, D> grad = std::move(found->second);
-    pending.erase(found);
-    Node<T, D>& node = *var->grad_fn;
+  const std::vector<VarImplBase*> order = backward_order(root.get());
+  // Pending gradients live in the variables during the sweep; cleared however it ends.
+  struct ClearPending {
+    const std::vector<VarImplBase*>& vars;
+    ~ClearPending() {
+      for (VarImplBase* v : vars) v->clear_pending();
+    }
+  } clear{order};
+  root->pending = seed;
+  for (VarImplBase* var : order) {
+    if (!var->has_pending()) continue;  // no gradient flowed here
+    NodeBase& node = *var->producer();
     KT_REQUIRE(!node.released(), "kt::Var::backward: the graph through ", node.name,
                " was already freed by an earlier backward(); run the forward pass again (kt "
                "does not keep graphs for a second backward)");
-    std::vector<bool> needs;
-    for (const auto& input : node.inputs) needs.push_back(input->requires_grad);
-    std::vector<Tensor<T, D>> grads = node.apply(grad, Needs(needs));
-    KT_REQUIRE(grads.size() == node.inputs.size(), "kt::Var::backward: ", node.name, " returned ",
-               grads.size(), " gradients for ", node.inputs.size(), " inputs");
-    for (std::size_t i = 0; i < grads.size(); ++i) {
-      VarImpl<T, D>& input = *node.inputs[i];
-      if (!input.requires_grad || !grads[i].defined()) continue;
-      KT_REQUIRE(grads[i].shape() == input.value.shape(), "kt::Var::backward: ", node.name,
-                 " returned a gradient of shape ", grads[i].shape().str(), " for input ", i,
-                 " of shape ", input.value.shape().str());
-      if (!input.grad_fn) {
-        accumulate_leaf_grad(input, std::move(grads[i]));
-      } else {
-        auto slot = pending.find(&input);
-        if (slot == pending.end()) pending.emplace(&input, std::move(grads[i]));
-        else slot->second = slot->second + grads[i];
-      }
-    }
+    node.propagate(*var);
     node.release();
   }
 }

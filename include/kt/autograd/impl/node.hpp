@@ -1,9 +1,11 @@
 #pragma once
 // The graph that differentiable ops record: each op's output holds a Node; a Node holds the
-// op's inputs and a backward function that owns whatever the op saved for it. The graph lives
+// op's inputs and a backward function that owns whatever the op saved for it. Nodes and
+// variables have dtype-free bases (NodeBase, VarImplBase), so one graph may mix dtypes. The graph lives
 // on the host; the tensors it saves and the gradients it computes live on the device.
 
 #include "kt/core/error.hpp"
+#include "kt/tensor/elementwise.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <memory>
@@ -14,17 +16,32 @@
 
 namespace kt::impl {
 
-template <class T, class D>
-struct Node;
+struct NodeBase;
+
+/// What the engine needs of a variable whatever its dtype: the graph may cross dtypes (a cast
+/// records a node whose input has another dtype than its output), so the walk is over these.
+struct VarImplBase {
+  virtual ~VarImplBase() = default;
+  /// The node that made this variable; null for leaves.
+  virtual NodeBase* producer() const = 0;
+  /// During a backward: whether a gradient has reached this (non-leaf) variable.
+  virtual bool has_pending() const = 0;
+  virtual void clear_pending() = 0;
+  bool requires_grad = false;
+};
 
 /// The state behind a kt::Var: its value, its accumulated gradient, and the node that made it
 /// (none for leaves).
 template <class T, class D>
-struct VarImpl {
+struct VarImpl final : VarImplBase {
   Tensor<T, D> value;
   Tensor<T, D> grad;
-  bool requires_grad = false;
-  std::shared_ptr<Node<T, D>> grad_fn;
+  Tensor<T, D> pending;  // the gradient summed so far during a backward (non-leaves only)
+  std::shared_ptr<NodeBase> grad_fn;
+
+  NodeBase* producer() const override { return grad_fn.get(); }
+  bool has_pending() const override { return pending.defined(); }
+  void clear_pending() override { pending = Tensor<T, D>(); }
 };
 
 /// Which inputs of a node need a gradient: backward functions skip work for the others (the
@@ -38,22 +55,74 @@ private:
   std::vector<bool> needs_;
 };
 
-/// One recorded op: its inputs, and how to map the output's gradient to theirs.
-template <class T, class D>
-struct Node {
-  virtual ~Node() = default;
-  /// The gradient of each input (undefined where not needed) from the output's gradient.
-  virtual std::vector<Tensor<T, D>> apply(const Tensor<T, D>& grad_output, const Needs& needs) = 0;
+/// One recorded op, whatever its dtypes.
+struct NodeBase {
+  virtual ~NodeBase() = default;
+  /// The inputs (the engine orders the graph by them).
+  virtual std::vector<VarImplBase*> input_states() const = 0;
+  /// Takes `output`'s pending gradient, computes the inputs' and hands each on (deliver()).
+  virtual void propagate(VarImplBase& output) = 0;
   /// Frees what the op saved; after this the node can no longer run.
   virtual void release() = 0;
   bool released() const { return released_; }
 
   std::string name;
   Shape output_shape;
-  std::vector<std::shared_ptr<VarImpl<T, D>>> inputs;
 
 protected:
   bool released_ = false;
+};
+
+/// Adds `grad` to a leaf's .grad. The first gradient is adopted when nothing else refers to
+/// its storage, otherwise copied: .grad is later accumulated in place and must not alias.
+template <class T, class D>
+void accumulate_leaf_grad(VarImpl<T, D>& leaf, Tensor<T, D> grad) {
+  if (!leaf.grad.defined()) {
+    leaf.grad = (grad.storage() && grad.storage().use_count() == 1 && grad.storage_offset() == 0 &&
+                 grad.numel() > 0)
+                    ? std::move(grad)
+                    : grad.clone();
+  } else {
+    leaf.grad += grad;
+  }
+}
+
+/// Hands input `i` of node `name` its gradient: into a leaf's .grad, or added to a non-leaf's
+/// pending gradient (the engine runs its node once all consumers have delivered).
+template <class T, class D>
+void deliver(VarImpl<T, D>& input, Tensor<T, D> grad, const std::string& name, std::size_t i) {
+  if (!input.requires_grad || !grad.defined()) return;
+  KT_REQUIRE(grad.shape() == input.value.shape(), "kt::Var::backward: ", name, " returned a gradient of shape ",
+             grad.shape().str(), " for input ", i, " of shape ", input.value.shape().str());
+  if (!input.grad_fn) accumulate_leaf_grad(input, std::move(grad));
+  else if (!input.pending.defined()) input.pending = std::move(grad);
+  else input.pending = input.pending + grad;
+}
+
+/// An op whose inputs and output share dtype T: its backward maps the output's gradient to
+/// one gradient per input (undefined where not needed).
+template <class T, class D>
+struct Node : NodeBase {
+  virtual std::vector<Tensor<T, D>> apply(const Tensor<T, D>& grad_output, const Needs& needs) = 0;
+
+  std::vector<VarImplBase*> input_states() const override {
+    std::vector<VarImplBase*> out;
+    for (const auto& in : inputs) out.push_back(in.get());
+    return out;
+  }
+  void propagate(VarImplBase& output) override {
+    auto& out = static_cast<VarImpl<T, D>&>(output);
+    const Tensor<T, D> grad = std::move(out.pending);
+    out.pending = Tensor<T, D>();
+    std::vector<bool> needs;
+    for (const auto& input : inputs) needs.push_back(input->requires_grad);
+    std::vector<Tensor<T, D>> grads = apply(grad, Needs(needs));
+    KT_REQUIRE(grads.size() == inputs.size(), "kt::Var::backward: ", name, " returned ", grads.size(),
+               " gradients for ", inputs.size(), " inputs");
+    for (std::size_t i = 0; i < grads.size(); ++i) deliver(*inputs[i], std::move(grads[i]), name, i);
+  }
+
+  std::vector<std::shared_ptr<VarImpl<T, D>>> inputs;
 };
 
 /// A node whose backward is a callable `(grad_output, needs) -> gradients`; the callable
