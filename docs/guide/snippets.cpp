@@ -154,6 +154,25 @@ void saving() {
   std::remove("guide_model.safetensors");
 }
 
+void mixed_precision() {
+  using D = kt::DefaultDevice;
+  // [mixed_precision]
+  kt::Var<float, D> w(kt::randn<float, D>({8, 4}, 0) * 0.1f, true);   // fp32 master weights
+  kt::optim::SGD<float, D> opt(std::vector<kt::Var<float, D>>{w}, 0.1);
+  kt::amp::GradScaler scaler;                            // 65536, x2 after 2000 clean steps, x0.5 on Inf/NaN
+  const kt::Var<kt::half, D> x(kt::randn<kt::half, D>({16, 8}, 1));
+  for (int step = 0; step < 5; ++step) {
+    opt.zero_grad();
+    auto y = kt::matmul(x, w.to<kt::half>()).to<float>();   // fp16 forward (fp32 accumulation), back to fp32
+    auto loss = kt::mean(y * y);
+    scaler.scale(loss).backward();                       // w.grad() arrives in fp32, scaled
+    scaler.step(opt);                                    // unscales; skipped if a gradient is Inf/NaN
+    scaler.update();
+  }
+  // [mixed_precision]
+  KT_REQUIRE(scaler.get_scale() == 65536.0, "guide: the scale changed to ", scaler.get_scale());
+}
+
 void resuming() {
   using D = kt::DefaultDevice;
   Residual<D> model(4, 8);
@@ -210,6 +229,7 @@ int main(int argc, char* argv[]) {
     modes();
     custom_kernel();
     profiling();
+    mixed_precision();
     saving();
     resuming();
   } catch (const kt::Error& e) {
