@@ -59,4 +59,5 @@
 #include "kt/optim/sgd.hpp"
 #include "kt/optim/state.hpp"
 #include "kt/optim/step_lr.hpp"
+#include "kt/amp/autocast.hpp"
 #include "kt/amp/grad_scaler.hpp"

@@ -8,6 +8,7 @@
 ///     kt::Var<float> x(kt::randn<float>({8, 4, 3}, 0)), w(kt::randn<float>({3, 5}, 1), true);
 ///     kt::sum(kt::matmul(x, w)).backward();     // w.grad(): (3, 5), summed over the batch
 
+#include "kt/autograd/impl/autocast_cast.hpp"
 #include "kt/autograd/impl/matmul_grad.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
@@ -31,6 +32,12 @@ auto matmul(const A& a_, const B& b_) {
   using D = typename V::device_type;
   const V a = impl::as_var<V>(a_), b = impl::as_var<V>(b_);
   impl::require_defined("kt::matmul", {a, b});
+  V autocast_result;  // kt::amp::autocast: the product in 16 bits, the result back in fp32
+  if (impl::with_autocast_dtype<T, D>([&](auto h) {
+        using H = decltype(h);
+        autocast_result = matmul(impl::autocast_cast<H>(a), impl::autocast_cast<H>(b)).template to<float>();
+      }))
+    return autocast_result;
   return impl::record("kt::matmul", matmul(a.data(), b.data()), {a, b},
                       [x = a.data(), y = b.data()](const Tensor<T, D>& g, const impl::Needs& needs) {
                         std::vector<Tensor<T, D>> grads(2);

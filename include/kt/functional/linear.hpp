@@ -10,6 +10,7 @@
 ///     kt::Var<float> w(kt::randn<float>({10, 64}, 1), true), b(kt::zeros<float>({10}), true);
 ///     auto y = kt::linear(x, w, b, kt::Activation::ReLU);   // (32, 10)
 
+#include "kt/autograd/impl/autocast_cast.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
@@ -32,6 +33,15 @@ auto linear(const X& x_, const W& w_, const B& b_, Activation act = Activation::
   const V x = impl::as_var<V>(x_), w = impl::as_var<V>(w_);
   const V b = impl::is_tensor_v<B> && !impl::value_of(b_).defined() ? V() : V(impl::as_var<V>(b_));
   impl::require_defined("kt::linear", {x, w});
+  // kt::amp::autocast: the GEMM and epilogue in 16 bits (what backward saves is 16-bit too),
+  // the result back in fp32 (kt's types are static: the op keeps its dtype).
+  V autocast_result;
+  if (impl::with_autocast_dtype<T, D>([&](auto h) {
+        using H = decltype(h);
+        const Var<H, D> bh = b.defined() ? impl::autocast_cast<H>(b) : Var<H, D>();
+        autocast_result = kt::linear(impl::autocast_cast<H>(x), impl::autocast_cast<H>(w), bh, act).template to<float>();
+      }))
+    return autocast_result;
   const bool has_bias = b.defined();
   const Tensor<T, D> bias = has_bias ? b.data() : Tensor<T, D>();
   const V inputs[3] = {x, w, b};  // b only counts when defined
