@@ -19,11 +19,13 @@
 //   OMP_PROC_BIND=false ./build/examples/fashion_mnist/fashion_mnist [--epochs 10]
 //       [--device auto|serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers 2]
 //       [--seed 0] [--limit N] [--data DIR] [--summary PATH] [--profile TRACE.json]
-//       [--save RUN.safetensors] [--resume RUN.safetensors]
+//       [--save RUN.safetensors] [--resume RUN.safetensors] [--amp none|bf16|fp16]
 //
 // --save writes a checkpoint (model, Adam state, loader epoch) after every epoch, atomically;
 // --resume continues such a run up to --epochs, bit-identically to the run that never stopped
-// (same threads; a test checks it).
+// (same threads; a test checks it). --amp runs the forward pass under kt::amp::autocast (the
+// Linear layers' GEMMs in bfloat16 or half, fp32 master weights); fp16 also scales the loss
+// with kt::amp::GradScaler, as PyTorch's AMP recipe.
 
 #include <kt/io/checkpoint.hpp>
 #include <kt/kt.hpp>
@@ -62,6 +64,7 @@ struct Config {
   std::string profile;     // non-empty: profile the training, print the table, write this Chrome trace
   std::string save;        // non-empty: a checkpoint after every epoch
   std::string resume;      // non-empty: continue from this checkpoint
+  std::string amp = "none";  // none, bf16 or fp16
 };
 
 struct EpochResult {
@@ -73,7 +76,8 @@ std::string usage() {
   return "usage: fashion_mnist [--epochs N] [--device auto|serial|openmp|cuda] [--threads N]\n"
          "                     [--batch-size N] [--workers N] [--seed N] [--limit N]\n"
          "                     [--data DIR] [--summary PATH|none] [--profile TRACE.json]\n"
-         "                     [--save RUN.safetensors] [--resume RUN.safetensors] [--kokkos-...]\n";
+         "                     [--save RUN.safetensors] [--resume RUN.safetensors] [--amp none|bf16|fp16]\n"
+         "                     [--kokkos-...]\n";
 }
 
 std::int64_t to_int(const std::string& flag, const std::string& value, std::int64_t min) {
@@ -119,8 +123,11 @@ Config parse(int argc, char* argv[]) {
     else if (arg == "--profile") c.profile = value;
     else if (arg == "--save") c.save = value;
     else if (arg == "--resume") c.resume = value;
+    else if (arg == "--amp") c.amp = value;
     else KT_THROW("fashion_mnist: unknown option '", arg, "'\n", usage());
   }
+  KT_REQUIRE(c.amp == "none" || c.amp == "bf16" || c.amp == "fp16", "fashion_mnist: --amp takes none, bf16 or fp16, got '",
+             c.amp, "'\n", usage());
   return c;
 }
 
@@ -146,7 +153,7 @@ void write_summary(const std::string& path, const Config& c, const std::string& 
                  {"batch_size", c.batch_size}, {"workers", c.workers}, {"seed", c.seed},
                  {"train_samples", train_samples}, {"model", "784-256-128-10 MLP, ReLU"},
                  {"parameters", parameters}, {"optimizer", "Adam"}, {"lr", 0.001},
-                 {"normalize", {kMean, kStd}}, {"data", c.data}, {"resumed_from", c.resume}};
+                 {"normalize", {kMean, kStd}}, {"data", c.data}, {"resumed_from", c.resume}, {"amp", c.amp}};
   j["epochs"] = nlohmann::ordered_json::array();
   for (const auto& e : epochs)
     j["epochs"].push_back({{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"test_accuracy", e.test_accuracy},
@@ -157,11 +164,23 @@ void write_summary(const std::string& path, const Config& c, const std::string& 
   kt::write_file_atomically(path, j.dump(2) + "\n");
 }
 
+// The autocast region of the forward pass for --amp (none: no guard).
+template <class D>
+struct AmpRegion {
+  explicit AmpRegion(const std::string& mode) {
+    if (mode == "bf16") bf16.emplace();
+    else if (mode == "fp16") fp16.emplace();
+  }
+  std::optional<kt::amp::autocast<D, kt::bfloat16>> bf16;
+  std::optional<kt::amp::autocast<D, kt::half>> fp16;
+};
+
 // Test accuracy in chunks of 1000 under no-grad, in eval mode (torch.no_grad() + model.eval()).
 template <class D>
 double evaluate(kt::nn::Sequential<float, D>& model, const kt::Tensor<float, D>& x,
-                const kt::Tensor<std::int64_t, D>& y) {
+                const kt::Tensor<std::int64_t, D>& y, const std::string& amp) {
   kt::NoGradGuard no_grad;
+  const AmpRegion<D> region(amp);  // evaluate as trained
   model.eval();
   std::int64_t correct = 0;
   const std::int64_t n = x.size(0);
@@ -216,8 +235,12 @@ int run(const Config& c, const std::string& summary_path) {
       kt::nn::LinearOptions(256, 128).activation(kt::Activation::ReLU).seed(3 * c.seed + 2)));
   model.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(128, 10).seed(3 * c.seed + 3)));
   kt::optim::Adam<float, D> opt(model.parameters(), kt::optim::AdamOptions(1e-3));
+  // fp16 gradients underflow without loss scaling; bf16 has fp32's range (a disabled scaler
+  // passes through).
+  kt::amp::GradScaler scaler(kt::amp::GradScalerOptions().enabled(c.amp == "fp16"));
   std::cout << model << "\n" << model.parameter_count() << " parameters; Adam lr 1e-3, batch " << c.batch_size
-            << ", " << loader.size() << " steps/epoch, " << c.workers << " loader workers\n";
+            << ", " << loader.size() << " steps/epoch, " << c.workers << " loader workers"
+            << (c.amp == "none" ? std::string() : ", autocast " + c.amp) << "\n";
 
   // --resume: the model, Adam's state and the loader's epoch as the saved run left them.
   int first_epoch = 0;
@@ -226,6 +249,7 @@ int run(const Config& c, const std::string& summary_path) {
     saved.restore("loader", loader);  // first: it refuses another --seed, --batch-size or --limit
     saved.restore("model", model);
     saved.restore("optimizer", opt);
+    saved.restore("scaler", scaler);
     first_epoch = static_cast<int>(to_int("the checkpoint's epoch", saved.get("epoch"), 0));
     std::cout << "resumed from " << c.resume << " after epoch " << first_epoch << "\n";
   }
@@ -246,10 +270,15 @@ int run(const Config& c, const std::string& summary_path) {
     const auto t0 = Clock::now();
     std::int64_t step = 0;
     for (auto [x, y] : loader) {
-      auto loss = kt::cross_entropy(model(kt::Var<float, D>(x)), y);
+      kt::Var<float, D> loss;
+      {
+        const AmpRegion<D> region(c.amp);  // the forward pass and the loss, as PyTorch's recipe
+        loss = kt::cross_entropy(model(kt::Var<float, D>(x)), y);
+      }
       opt.zero_grad();
-      loss.backward();
-      opt.step();
+      scaler.scale(loss).backward();
+      scaler.step(opt);
+      scaler.update();
       if (host_memory || step % 20 == 0) bar.step(x.size(0), loss.item());
       else bar.step(x.size(0));
       ++step;
@@ -260,7 +289,7 @@ int run(const Config& c, const std::string& summary_path) {
     training_seconds += train_s;
 
     const auto t1 = Clock::now();
-    const double accuracy = evaluate(model, test_xd, test_yd);
+    const double accuracy = evaluate(model, test_xd, test_yd, c.amp);
     const double eval_s = std::chrono::duration<double>(Clock::now() - t1).count();
     results.push_back({epoch + 1, bar.mean_loss(), accuracy, static_cast<double>(train.size()) / train_s, train_s,
                        eval_s});
@@ -269,7 +298,7 @@ int run(const Config& c, const std::string& summary_path) {
                 eval_s);
     std::fflush(stdout);
     if (!c.save.empty())
-      kt::io::Checkpoint().add("model", model).add("optimizer", opt).add("loader", loader)
+      kt::io::Checkpoint().add("model", model).add("optimizer", opt).add("scaler", scaler).add("loader", loader)
           .set("epoch", std::to_string(epoch + 1)).save(c.save);
   }
 
