@@ -44,15 +44,18 @@ public:
   /// Wraps a tensor: a constant, or a leaf whose gradient backward() accumulates when
   /// `requires_grad` (`torch.tensor(..., requires_grad=True)`). Shares the tensor's storage.
   Var(Tensor<T, D> value, bool requires_grad = false)  // NOLINT: implicit, like torch
-      : impl_(std::make_shared<impl::VarImpl<T, D>>()) {
-    KT_REQUIRE(value.defined(), "kt::Var: the tensor is undefined");
-    impl_->value = std::move(value);
+      : value_(std::move(value)), impl_(std::make_shared<impl::VarImpl<T, D>>()) {
+    KT_REQUIRE(value_.defined(), "kt::Var: the tensor is undefined");
+    impl_->shape = value_.shape();
     impl_->requires_grad = requires_grad;
   }
 
   bool defined() const { return impl_ != nullptr; }
   /// The value (shares storage; operations on it are not recorded — `tensor.data`).
-  const Tensor<T, D>& data() const { return state("data").value; }
+  const Tensor<T, D>& data() const {
+    state("data");
+    return value_;
+  }
   const Shape& shape() const { return data().shape(); }
   int rank() const { return data().rank(); }
   std::int64_t size(int dim) const { return data().size(dim); }
@@ -130,7 +133,8 @@ private:
     return *impl_;
   }
 
-  std::shared_ptr<impl::VarImpl<T, D>> impl_;
+  Tensor<T, D> value_;                         // copies share storage, as they share impl_
+  std::shared_ptr<impl::VarImpl<T, D>> impl_;  // gradient and producer; the graph holds this only
 };
 
 /// Prints the value, then `grad_fn=<name>` or `requires_grad=true` like PyTorch.

@@ -21,12 +21,13 @@ Var<H, D> autocast_cast(const Var<float, D>& v) {
   auto& cache = autocast_state<D>().cache;
   const auto hit = cache.find(source.get());
   if (hit != cache.end()) {
-    auto cached = std::static_pointer_cast<VarImpl<H, D>>(hit->second.second);
-    if (!cached->grad_fn || !cached->grad_fn->released()) return VarAccess::make(std::move(cached));
+    const auto& cached = *std::static_pointer_cast<Var<H, D>>(hit->second.second);
+    const auto& node = VarAccess::state(cached)->grad_fn;
+    if (!node || !node->released()) return cached;
     cache.erase(hit);
   }
   Var<H, D> cast = v.template to<H>();
-  cache.emplace(source.get(), std::make_pair(std::shared_ptr<const void>(source), std::shared_ptr<void>(VarAccess::state(cast))));
+  cache.emplace(source.get(), std::make_pair(std::shared_ptr<const void>(source), std::make_shared<Var<H, D>>(cast)));
   return cast;
 }
 

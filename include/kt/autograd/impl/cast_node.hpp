@@ -31,11 +31,12 @@ template <class U, class T, class D>
 Var<U, D> cast_var(const Var<T, D>& x) {
   const auto& in = VarAccess::state(x);
   KT_REQUIRE(in != nullptr, "kt::Var::to: the Var is undefined (default-constructed)");
-  Var<U, D> out(in->value.template to<U>(D()));
+  const Tensor<U, D> value = x.data().template to<U>(D());
+  Var<U, D> out(value);
   if (GradMode::is_enabled() && in->requires_grad) {
     auto node = std::make_shared<CastNode<U, T, D>>();
     node->name = "kt::Var::to";
-    node->output_shape = in->value.shape();
+    node->output_shape = value.shape();
     node->input = in;
     const auto& state = VarAccess::state(out);
     state->requires_grad = true;

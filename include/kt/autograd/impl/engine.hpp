@@ -47,8 +47,8 @@ void run_backward(const std::shared_ptr<VarImpl<T, D>>& root, const Tensor<T, D>
   KT_REQUIRE(root->requires_grad, "kt::Var::backward: the tensor does not require grad and has "
                                   "no grad_fn (was it computed under kt::NoGradGuard, or from "
                                   "inputs that do not require grad?)");
-  KT_REQUIRE(seed.shape() == root->value.shape(), "kt::Var::backward: the gradient has shape ",
-             seed.shape().str(), " but the tensor has shape ", root->value.shape().str());
+  KT_REQUIRE(seed.shape() == root->shape, "kt::Var::backward: the gradient has shape ",
+             seed.shape().str(), " but the tensor has shape ", root->shape.str());
   if (!root->grad_fn) {  // backward() on a leaf: its gradient is the seed
     accumulate_leaf_grad(*root, seed);
     return;

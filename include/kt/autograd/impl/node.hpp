@@ -30,11 +30,13 @@ struct VarImplBase {
   bool requires_grad = false;
 };
 
-/// The state behind a kt::Var: its value, its accumulated gradient, and the node that made it
-/// (none for leaves).
+/// The autograd state behind a kt::Var: its accumulated gradient and the node that made it
+/// (none for leaves). Not the value: a Var holds that beside this state, and nodes refer to
+/// their inputs through this state only, so the graph keeps no value alive that no backward
+/// function saved (an intermediate result dies with the last Var handle to it).
 template <class T, class D>
 struct VarImpl final : VarImplBase {
-  Tensor<T, D> value;
+  Shape shape;  // of the value
   Tensor<T, D> grad;
   Tensor<T, D> pending;  // the gradient summed so far during a backward (non-leaves only)
   std::shared_ptr<NodeBase> grad_fn;
@@ -92,8 +94,8 @@ void accumulate_leaf_grad(VarImpl<T, D>& leaf, Tensor<T, D> grad) {
 template <class T, class D>
 void deliver(VarImpl<T, D>& input, Tensor<T, D> grad, const std::string& name, std::size_t i) {
   if (!input.requires_grad || !grad.defined()) return;
-  KT_REQUIRE(grad.shape() == input.value.shape(), "kt::Var::backward: ", name, " returned a gradient of shape ",
-             grad.shape().str(), " for input ", i, " of shape ", input.value.shape().str());
+  KT_REQUIRE(grad.shape() == input.shape, "kt::Var::backward: ", name, " returned a gradient of shape ",
+             grad.shape().str(), " for input ", i, " of shape ", input.shape.str());
   if (!input.grad_fn) accumulate_leaf_grad(input, std::move(grad));
   else if (!input.pending.defined()) input.pending = std::move(grad);
   else input.pending = input.pending + grad;

@@ -36,10 +36,10 @@ Var<T, D> record(const char* name, Tensor<T, D> out, const Var<T, D>* first, con
   node->output_shape = out.shape();
   for (auto v = first; v != last; ++v) node->inputs.push_back(VarAccess::state(*v));
   auto state = std::make_shared<VarImpl<T, D>>();
-  state->value = std::move(out);
+  state->shape = out.shape();
   state->requires_grad = true;
   state->grad_fn = std::move(node);
-  return VarAccess::make(std::move(state));
+  return VarAccess::make(std::move(out), std::move(state));
 }
 
 /// record() for the inputs in a vector.

@@ -16,13 +16,16 @@ template <class T, class D>
 struct VarImpl;
 
 struct VarAccess {
+  /// The autograd state (what the graph refers to).
   template <class T, class D>
   static const std::shared_ptr<VarImpl<T, D>>& state(const Var<T, D>& v) {
     return v.impl_;
   }
-  template <class T, class D>
-  static Var<T, D> make(std::shared_ptr<VarImpl<T, D>> state) {
+  /// A Var of `value` with the autograd state `state` (an op's output).
+  template <class T, class D, class Value>
+  static Var<T, D> make(Value value, std::shared_ptr<VarImpl<T, D>> state) {
     Var<T, D> v;
+    v.value_ = std::move(value);
     v.impl_ = std::move(state);
     return v;
   }
