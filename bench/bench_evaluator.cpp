@@ -66,15 +66,20 @@ void timed(benchmark::State& state, std::int64_t n, F&& step) {
   set_rates(state, n);
 }
 
+/// The packed model and n input / output rows that the evaluator cases share.
+template <class S, class W>
+struct Packed {
+  explicit Packed(std::int64_t n) : x(kt::randn<float, S>({n, kIn}, 4)), y(kt::empty<float, S>({n, kOut})) {}
+  kt::nn::PackedMLP<W, S> packed{make_model<S>()};
+  kt::Tensor<float, S> x, y;
+};
+
 template <class S, class W>
 void evaluator(benchmark::State& state, std::int64_t n) {
-  auto model = make_model<S>();
-  kt::nn::PackedMLP<W, S> packed(model);
-  const auto mlp = packed.evaluator();
-  const auto x = kt::randn<float, S>({n, kIn}, 4);
-  const auto y = kt::empty<float, S>({n, kOut});
-  const float* in = x.data();
-  float* out = y.data();
+  const Packed<S, W> setup(n);
+  const auto mlp = setup.packed.evaluator();
+  const float* in = setup.x.data();
+  float* out = setup.y.data();
   timed<S>(state, n, [&] {
     Kokkos::parallel_for("bench::evaluator", Kokkos::RangePolicy<S>(0, n), KOKKOS_LAMBDA(std::int64_t i) {
       mlp(in + i * kIn, out + i * kOut);
@@ -84,13 +89,10 @@ void evaluator(benchmark::State& state, std::int64_t n) {
 
 template <class S>
 void team(benchmark::State& state, std::int64_t n) {
-  auto model = make_model<S>();
-  kt::nn::PackedMLP<float, S> packed(model);
-  const auto mlp = packed.evaluator();
-  const auto x = kt::randn<float, S>({n, kIn}, 4);
-  const auto y = kt::empty<float, S>({n, kOut});
-  const float* in = x.data();
-  float* out = y.data();
+  const Packed<S, float> setup(n);
+  const auto mlp = setup.packed.evaluator();
+  const float* in = setup.x.data();
+  float* out = setup.y.data();
   // A slice per thread for small batches, 256 points per team otherwise.
   const std::int64_t threads = S().concurrency();
   const int per_team = static_cast<int>(std::clamp<std::int64_t>((n + threads - 1) / threads, 1, 256));

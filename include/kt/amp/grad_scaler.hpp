@@ -25,6 +25,7 @@
 #include "kt/core/half.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/optim/optimizer.hpp"
+#include "kt/tensor/factories.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -90,12 +91,10 @@ public:
     KT_REQUIRE(s.stage == Stage::Ready, "kt::amp::GradScaler::unscale_: ",
                s.stage == Stage::Unscaled ? "unscale_() has already been called on this optimizer since the last update()"
                                           : "step() has already been called on this optimizer since the last update()");
-    impl::found_inf_view<D> found("kt::amp::found_inf");  // zero-initialised
+    const auto found = kt::zeros<std::int32_t, D>(Shape{});
     for (const auto& p : opt.params())
       if (p.grad().defined()) impl::unscale_grad(p.grad(), 1.0 / state_.scale, found);
-    int host = 0;
-    Kokkos::deep_copy(host, found);  // the one device-to-host copy of the step
-    s.found_inf = host != 0;
+    s.found_inf = found.item() != 0;  // the one device-to-host copy of the step
     s.stage = Stage::Unscaled;
   }
 
@@ -107,10 +106,9 @@ public:
       opt.step();
       return true;
     }
-    KT_REQUIRE(per_optimizer_[&opt].stage != Stage::Stepped,
-               "kt::amp::GradScaler::step: step() has already been called since the last update()");
-    if (per_optimizer_[&opt].stage == Stage::Ready) unscale_(opt);
-    auto& s = per_optimizer_[&opt];
+    auto& s = per_optimizer_[&opt];  // std::map: the reference survives unscale_'s insertion
+    KT_REQUIRE(s.stage != Stage::Stepped, "kt::amp::GradScaler::step: step() has already been called since the last update()");
+    if (s.stage == Stage::Ready) unscale_(opt);
     s.stage = Stage::Stepped;
     if (s.found_inf) return false;
     opt.step();
