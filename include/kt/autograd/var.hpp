@@ -17,11 +17,13 @@
 #include "kt/autograd/impl/cast_node.hpp"
 #include "kt/autograd/impl/engine.hpp"
 #include "kt/autograd/impl/node.hpp"
+#include "kt/autograd/hooks.hpp"
 #include "kt/autograd/impl/var_access.hpp"
 #include "kt/tensor/factories.hpp"
 #include "kt/tensor/print.hpp"
 #include "kt/tensor/tensor.hpp"
 
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -91,6 +93,22 @@ public:
     auto& g = state("zero_grad").grad;
     if (set_to_none || !g.defined()) g = Tensor<T, D>();
     else g.fill_(T(0));
+  }
+
+  /// Calls `hook(*this)` in every backward that reaches this leaf, once the gradients of that
+  /// backward are all accumulated into grad() (`register_post_accumulate_grad_hook`). The hook
+  /// runs on the thread calling backward(), with grad mode off. Leaves that require grad only.
+  HookHandle register_post_accumulate_grad_hook(std::function<void(const Var&)> hook) const {
+    KT_REQUIRE(is_leaf() && requires_grad(), "kt::Var::register_post_accumulate_grad_hook: only "
+               "leaves that require grad accumulate gradients (this Var ",
+               is_leaf() ? "does not require grad" : "is the output of " + impl_->grad_fn->name, ")");
+    // The hook lives in the state and must not own it: it rebuilds the Var from a weak handle.
+    std::weak_ptr<impl::VarImpl<T, D>> weak = impl_;
+    Tensor<T, D> value = value_;
+    const std::uint64_t id = impl_->hooks.add([weak, value, hook = std::move(hook)] {
+      if (auto state = weak.lock()) hook(impl::VarAccess::make<T, D>(value, std::move(state)));
+    });
+    return HookHandle(impl_, id);
   }
 
   /// Back-propagates from a one-element Var (a loss): every leaf it depends on that requires

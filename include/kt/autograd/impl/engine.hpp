@@ -40,6 +40,21 @@ inline std::vector<VarImplBase*> backward_order(VarImplBase* root) {
   return {post_order.rbegin(), post_order.rend()};
 }
 
+/// For each position in `order`, the hooked leaves whose last consumer is the node there:
+/// after that node has run (or been skipped), no more gradient can reach them.
+inline std::vector<std::vector<VarImplBase*>> hooked_leaves_done_after(const std::vector<VarImplBase*>& order) {
+  std::unordered_map<VarImplBase*, std::size_t> last_consumer;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (VarImplBase* input : order[i]->producer()->input_states())
+      if (!input->producer() && input->requires_grad && !input->hooks.list.empty()) {
+        last_consumer[input] = i;
+        input->hooks.reached = false;
+      }
+  std::vector<std::vector<VarImplBase*>> done_after(last_consumer.empty() ? 0 : order.size());
+  for (const auto& [leaf, i] : last_consumer) done_after[i].push_back(leaf);
+  return done_after;
+}
+
 /// Runs backward from `root` seeded with `seed` (same shape as root's value).
 template <class T, class D>
 void run_backward(const std::shared_ptr<VarImpl<T, D>>& root, const Tensor<T, D>& seed) {
@@ -49,13 +64,18 @@ void run_backward(const std::shared_ptr<VarImpl<T, D>>& root, const Tensor<T, D>
                                   "inputs that do not require grad?)");
   KT_REQUIRE(seed.shape() == root->shape, "kt::Var::backward: the gradient has shape ",
              seed.shape().str(), " but the tensor has shape ", root->shape.str());
+  BackwardCallbacks callbacks;  // kt::autograd::queue_callback, run after the sweep
   if (!root->grad_fn) {  // backward() on a leaf: its gradient is the seed
+    root->hooks.reached = false;
     accumulate_leaf_grad(*root, seed);
+    root->hooks.fire();
+    callbacks.run();
     return;
   }
   // Gradient computations are not themselves recorded (no double backward).
   AutoGradMode no_grad(false);
   const std::vector<VarImplBase*> order = backward_order(root.get());
+  const auto leaves_done_after = hooked_leaves_done_after(order);
   // Pending gradients live in the variables during the sweep; cleared however it ends.
   struct ClearPending {
     const std::vector<VarImplBase*>& vars;
@@ -64,15 +84,20 @@ void run_backward(const std::shared_ptr<VarImpl<T, D>>& root, const Tensor<T, D>
     }
   } clear{order};
   root->pending = seed;
-  for (VarImplBase* var : order) {
-    if (!var->has_pending()) continue;  // no gradient flowed here
-    NodeBase& node = *var->producer();
-    KT_REQUIRE(!node.released(), "kt::Var::backward: the graph through ", node.name,
-               " was already freed by an earlier backward(); run the forward pass again (kt "
-               "does not keep graphs for a second backward)");
-    node.propagate(*var);
-    node.release();
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    VarImplBase* var = order[i];
+    if (var->has_pending()) {  // else no gradient flowed here
+      NodeBase& node = *var->producer();
+      KT_REQUIRE(!node.released(), "kt::Var::backward: the graph through ", node.name,
+                 " was already freed by an earlier backward(); run the forward pass again (kt "
+                 "does not keep graphs for a second backward)");
+      node.propagate(*var);
+      node.release();
+    }
+    if (!leaves_done_after.empty())
+      for (VarImplBase* leaf : leaves_done_after[i]) leaf->hooks.fire();
   }
+  callbacks.run();
 }
 
 }  // namespace kt::impl

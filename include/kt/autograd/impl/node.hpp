@@ -4,6 +4,7 @@
 // variables have dtype-free bases (NodeBase, VarImplBase), so one graph may mix dtypes. The graph lives
 // on the host; the tensors it saves and the gradients it computes live on the device.
 
+#include "kt/autograd/impl/hooks.hpp"
 #include "kt/core/error.hpp"
 #include "kt/tensor/elementwise.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -28,6 +29,7 @@ struct VarImplBase {
   virtual bool has_pending() const = 0;
   virtual void clear_pending() = 0;
   bool requires_grad = false;
+  LeafHooks hooks;  // leaves only (Var::register_post_accumulate_grad_hook)
 };
 
 /// The autograd state behind a kt::Var: its accumulated gradient and the node that made it
@@ -79,6 +81,7 @@ protected:
 /// its storage, otherwise copied: .grad is later accumulated in place and must not alias.
 template <class T, class D>
 void accumulate_leaf_grad(VarImpl<T, D>& leaf, Tensor<T, D> grad) {
+  leaf.hooks.reached = true;
   if (!leaf.grad.defined()) {
     leaf.grad = (grad.storage() && grad.storage().use_count() == 1 && grad.storage_offset() == 0 &&
                  grad.numel() > 0)
