@@ -42,3 +42,12 @@ endif()
 install(TARGETS kt_dist EXPORT ktDistTargets)
 install(EXPORT ktDistTargets NAMESPACE kt:: DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/kt")
 message(STATUS "kt: kt::dist enabled (MPI ${MPI_CXX_VERSION}, ${MPIEXEC_EXECUTABLE})")
+
+# How kt's own tests and examples run 2 ranks (tests/dist, examples): as root in CI containers,
+# oversubscribed on 2 cores, shared memory without ptrace rights, one passive OpenMP thread each.
+set(KT_MPI_TEST_RANKS 2)
+set(KT_MPI_TEST_ENV
+  "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1"
+  "OMPI_MCA_btl_vader_single_copy_mechanism=none;OMP_NUM_THREADS=1;OMP_PROC_BIND=false;OMP_PLACES=threads"
+  "OMP_WAIT_POLICY=passive")
+set(KT_MPIEXEC ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${KT_MPI_TEST_RANKS} ${MPIEXEC_PREFLAGS})

@@ -20,15 +20,25 @@
 //       [--device auto|serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers 2]
 //       [--seed 0] [--limit N] [--data DIR] [--summary PATH] [--profile TRACE.json]
 //       [--save RUN.safetensors] [--resume RUN.safetensors] [--amp none|bf16|fp16]
+//       [--distributed]
 //
 // --save writes a checkpoint (model, Adam state, loader epoch) after every epoch, atomically;
 // --resume continues such a run up to --epochs, bit-identically to the run that never stopped
 // (same threads; a test checks it). --amp runs the forward pass under kt::amp::autocast (the
 // Linear layers' GEMMs in bfloat16 or half, fp32 master weights); fp16 also scales the loss
 // with kt::amp::GradScaler, as PyTorch's AMP recipe.
+//
+// --distributed (a build with kt::dist, -DKT_ENABLE_MPI=ON) trains data-parallel on the ranks of
+// an MPI job, as PyTorch's DistributedDataParallel + DistributedSampler recipe:
+//   mpirun -np 2 ./build/examples/fashion_mnist/fashion_mnist --distributed
+// --batch-size stays the global batch (256 = 2 ranks x 128); rank 0 prints and writes the
+// summary.
 
 #include <kt/io/checkpoint.hpp>
 #include <kt/kt.hpp>
+#if defined(KT_ENABLE_MPI)
+#include <kt/dist/dist.hpp>
+#endif
 
 #include <nlohmann/json.hpp>
 
@@ -65,6 +75,13 @@ struct Config {
   std::string save;        // non-empty: a checkpoint after every epoch
   std::string resume;      // non-empty: continue from this checkpoint
   std::string amp = "none";  // none, bf16 or fp16
+  bool distributed = false;  // data-parallel over the MPI job's ranks
+};
+
+// The MPI job's shape: one rank of one without --distributed.
+struct Ranks {
+  int rank = 0, size = 1;
+  bool main() const { return rank == 0; }
 };
 
 struct EpochResult {
@@ -77,6 +94,7 @@ std::string usage() {
          "                     [--batch-size N] [--workers N] [--seed N] [--limit N]\n"
          "                     [--data DIR] [--summary PATH|none] [--profile TRACE.json]\n"
          "                     [--save RUN.safetensors] [--resume RUN.safetensors] [--amp none|bf16|fp16]\n"
+         "                     [--distributed] (under mpirun; global --batch-size split over the ranks)\n"
          "                     [--kokkos-...]\n";
 }
 
@@ -103,6 +121,10 @@ Config parse(int argc, char* argv[]) {
       std::cout << usage();
       std::exit(0);
     }
+    if (arg == "--distributed") {
+      c.distributed = true;
+      continue;
+    }
     const auto eq = arg.find('=');
     if (eq != std::string::npos) {
       value = arg.substr(eq + 1);
@@ -126,6 +148,12 @@ Config parse(int argc, char* argv[]) {
     else if (arg == "--amp") c.amp = value;
     else KT_THROW("fashion_mnist: unknown option '", arg, "'\n", usage());
   }
+#if !defined(KT_ENABLE_MPI)
+  KT_REQUIRE(!c.distributed, "fashion_mnist: --distributed needs a build with kt::dist (configure with "
+             "-DKT_ENABLE_MPI=ON and an MPI installed, e.g. Debian's libopenmpi-dev)");
+#endif
+  KT_REQUIRE(!c.distributed || (c.save.empty() && c.resume.empty()), "fashion_mnist: --save and --resume "
+             "are single-process options for now; drop them or --distributed");
   KT_REQUIRE(c.amp == "none" || c.amp == "bf16" || c.amp == "fp16", "fashion_mnist: --amp takes none, bf16 or fp16, got '",
              c.amp, "'\n", usage());
   return c;
@@ -193,9 +221,19 @@ double evaluate(kt::nn::Sequential<float, D>& model, const kt::Tensor<float, D>&
   return static_cast<double>(correct) / static_cast<double>(n);
 }
 
+// printf into a string (the epoch lines go to rank 0's stream only).
+template <class... Args>
+std::string format(const char* fmt, Args... args) {
+  char line[256];
+  std::snprintf(line, sizeof line, fmt, args...);
+  return line;
+}
+
 template <class D>
-int run(const Config& c, const std::string& summary_path) {
-  std::cout << "fashion_mnist on " << kt::device_name<D>() << " (" << kt::device_info<D>().concurrency
+int run(const Config& c, const std::string& summary_path, const Ranks& ranks) {
+  std::ostream null_stream(nullptr);  // what the other ranks print to
+  std::ostream& out = ranks.main() ? std::cout : null_stream;
+  out << "fashion_mnist on " << kt::device_name<D>() << " (" << kt::device_info<D>().concurrency
             << " threads), Kokkos " << KOKKOS_VERSION / 10000 << "." << KOKKOS_VERSION / 100 % 100 << "."
             << KOKKOS_VERSION % 100 << "\n";
 
@@ -216,16 +254,23 @@ int run(const Config& c, const std::string& summary_path) {
   kt::TensorDataset train(train_x, train_y);
   const auto test_xd = test_x.reshape({-1, 784}).template to<D>();  // the test set stays on the device
   const auto test_yd = test_y.template to<D>();
-  std::cout << "data: " << train.size() << " train / " << test_xd.size(0) << " test images from " << c.data
+  out << "data: " << train.size() << " train / " << test_xd.size(0) << " test images from " << c.data
             << " (" << std::chrono::duration<double>(Clock::now() - t_load).count() << " s)\n";
 
-  auto loader = kt::make_data_loader<D>(train, kt::DataLoaderOptions()
-                                                   .batch_size(c.batch_size)
-                                                   .shuffle(true)
-                                                   .seed(c.seed)
-                                                   .num_workers(c.workers)
-                                                   .prefetch(4)
-                                                   .pin_memory(true));
+  // --distributed: each rank loads its DistributedSampler shard, batch_size / ranks per step.
+  KT_REQUIRE(c.batch_size % ranks.size == 0, "fashion_mnist: --batch-size ", c.batch_size,
+             " is the global batch and must split evenly over the ", ranks.size, " ranks");
+  auto options = kt::DataLoaderOptions()
+                     .batch_size(c.batch_size / ranks.size)
+                     .shuffle(true)
+                     .seed(c.seed)
+                     .num_workers(c.workers)
+                     .prefetch(4)
+                     .pin_memory(true);
+#if defined(KT_ENABLE_MPI)
+  if (c.distributed) options.sampler(kt::dist::DistributedSampler(kt::dist::world(), /*shuffle=*/true, c.seed));
+#endif
+  auto loader = kt::make_data_loader<D>(train, options);
 
   // 2. Model: 784-256-128-10 with ReLU fused into the first two Linear layers; Adam(1e-3).
   kt::nn::Sequential<float, D> model;
@@ -234,12 +279,22 @@ int run(const Config& c, const std::string& summary_path) {
   model.push_back(kt::nn::Linear<float, D>(
       kt::nn::LinearOptions(256, 128).activation(kt::Activation::ReLU).seed(3 * c.seed + 2)));
   model.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(128, 10).seed(3 * c.seed + 3)));
+#if defined(KT_ENABLE_MPI)
+  // DDP takes rank 0's weights and averages the gradients over the ranks during backward.
+  std::optional<kt::dist::DistributedDataParallel<kt::nn::Sequential<float, D>>> ddp;
+  if (c.distributed) ddp.emplace(model);
+  auto forward = [&](const kt::Var<float, D>& x) { return ddp ? (*ddp)(x) : model(x); };
+#else
+  auto forward = [&](const kt::Var<float, D>& x) { return model(x); };
+#endif
   kt::optim::Adam<float, D> opt(model.parameters(), kt::optim::AdamOptions(1e-3));
   // fp16 gradients underflow without loss scaling; bf16 has fp32's range (a disabled scaler
   // passes through).
   kt::amp::GradScaler scaler(kt::amp::GradScalerOptions().enabled(c.amp == "fp16"));
-  std::cout << model << "\n" << model.parameter_count() << " parameters; Adam lr 1e-3, batch " << c.batch_size
-            << ", " << loader.size() << " steps/epoch, " << c.workers << " loader workers"
+  out << model << "\n" << model.parameter_count() << " parameters; Adam lr 1e-3, batch " << c.batch_size
+      << (ranks.size > 1 ? " (" + std::to_string(ranks.size) + " ranks x " + std::to_string(c.batch_size / ranks.size) + ")"
+                         : std::string())
+      << ", " << loader.size() << " steps/epoch, " << c.workers << " loader workers"
             << (c.amp == "none" ? std::string() : ", autocast " + c.amp) << "\n";
 
   // --resume: the model, Adam's state and the loader's epoch as the saved run left them.
@@ -251,13 +306,13 @@ int run(const Config& c, const std::string& summary_path) {
     saved.restore("optimizer", opt);
     saved.restore("scaler", scaler);
     first_epoch = static_cast<int>(to_int("the checkpoint's epoch", saved.get("epoch"), 0));
-    std::cout << "resumed from " << c.resume << " after epoch " << first_epoch << "\n";
+    out << "resumed from " << c.resume << " after epoch " << first_epoch << "\n";
   }
 
   // 3. Train. On host devices loss.item() costs nothing (kernels are synchronous); on a GPU it
   //    would wait for the step, so there we read the loss every 20th step only.
   constexpr bool host_memory = kt::is_host_accessible_v<D>;
-  kt::ProgressBar bar(loader.size(), kt::ProgressOptions().num_epochs(c.epochs));
+  kt::ProgressBar bar(loader.size(), kt::ProgressOptions().num_epochs(c.epochs), out);
   std::vector<EpochResult> results;
   double training_seconds = 0;
   // --profile: kt::Profiler over the whole training (torch.profiler.profile()); it fences
@@ -273,7 +328,7 @@ int run(const Config& c, const std::string& summary_path) {
       kt::Var<float, D> loss;
       {
         const AmpRegion<D> region(c.amp);  // the forward pass and the loss, as PyTorch's recipe
-        loss = kt::cross_entropy(model(kt::Var<float, D>(x)), y);
+        loss = kt::cross_entropy(forward(kt::Var<float, D>(x)), y);
       }
       opt.zero_grad();
       scaler.scale(loss).backward();
@@ -291,12 +346,19 @@ int run(const Config& c, const std::string& summary_path) {
     const auto t1 = Clock::now();
     const double accuracy = evaluate(model, test_xd, test_yd, c.amp);
     const double eval_s = std::chrono::duration<double>(Clock::now() - t1).count();
-    results.push_back({epoch + 1, bar.mean_loss(), accuracy, static_cast<double>(train.size()) / train_s, train_s,
+    double train_loss = bar.mean_loss();  // this rank's shard: averaged over the ranks
+#if defined(KT_ENABLE_MPI)
+    if (c.distributed) {
+      auto mean = kt::from_host<double, kt::Host>({train_loss}, {1});
+      kt::dist::all_reduce(mean, kt::dist::ReduceOp::avg);
+      train_loss = mean.to_vector()[0];
+    }
+#endif
+    results.push_back({epoch + 1, train_loss, accuracy, static_cast<double>(train.size()) / train_s, train_s,
                        eval_s});
-    std::printf("epoch %2d/%d  train loss %.4f  test accuracy %.2f%%  %.0f samples/s  epoch %.2f s (+ eval %.2f s)\n",
-                epoch + 1, c.epochs, bar.mean_loss(), 100.0 * accuracy, results.back().samples_per_s, train_s,
-                eval_s);
-    std::fflush(stdout);
+    out << format("epoch %2d/%d  train loss %.4f  test accuracy %.2f%%  %.0f samples/s  epoch %.2f s (+ eval %.2f s)\n",
+                  epoch + 1, c.epochs, train_loss, 100.0 * accuracy, results.back().samples_per_s, train_s, eval_s)
+        << std::flush;
     if (!c.save.empty())
       kt::io::Checkpoint().add("model", model).add("optimizer", opt).add("scaler", scaler).add("loader", loader)
           .set("epoch", std::to_string(epoch + 1)).save(c.save);
@@ -304,41 +366,66 @@ int run(const Config& c, const std::string& summary_path) {
 
   if (profiler) {
     profiler->stop();
-    std::cout << "profile of the training (kt::Profiler, heaviest 15 rows by total time):\n" << profiler->table(kt::ProfileSort::Total, 15);
+    out << "profile of the training (kt::Profiler, heaviest 15 rows by total time):\n" << profiler->table(kt::ProfileSort::Total, 15);
     profiler->export_chrome_trace(c.profile);
-    std::cout << "Chrome trace: " << c.profile << " (open in ui.perfetto.dev or chrome://tracing)\n";
+    out << "Chrome trace: " << c.profile << " (open in ui.perfetto.dev or chrome://tracing)\n";
   }
-  if (!summary_path.empty()) {
+  if (!summary_path.empty() && ranks.main()) {
     write_summary(summary_path, c, kt::device_name<D>(), kt::device_info<D>().concurrency, train.size(),
                   model.parameter_count(), results, training_seconds);
-    std::cout << "run summary: " << summary_path << "\n";
+    out << "run summary: " << summary_path << "\n";
   }
   if (results.empty()) {
     std::printf("Nothing to train: the run resumed from %s had finished %d epochs already\n", c.resume.c_str(), first_epoch);
     return 0;
   }
-  std::printf("Final test accuracy %.1f%% after %d epoch%s, training time %.1f s\n",
-              100.0 * results.back().test_accuracy, c.epochs, c.epochs == 1 ? "" : "s", training_seconds);
+  out << format("Final test accuracy %.1f%% after %d epoch%s, training time %.1f s\n",
+                100.0 * results.back().test_accuracy, c.epochs, c.epochs == 1 ? "" : "s", training_seconds)
+      << std::flush;
   return 0;
 }
 
 // --device picks one of the devices compiled in, through kt::dispatch_device: run<D>() is
 // compiled for each of them and runs on the chosen one. The default, "auto", takes a GPU when
 // one is present and says so when a Cuda build finds none.
-int dispatch(const Config& c, const std::string& summary) {
+int dispatch(const Config& c, const std::string& summary, const Ranks& ranks) {
   const std::string device = c.device.empty() ? "auto" : c.device;
 #if defined(KOKKOS_ENABLE_CUDA)
   if (device == "auto" && !kt::is_available<kt::Cuda>())
     std::cout << "notice: this is a Cuda build but no GPU is present: running on " << kt::best_device() << "\n";
 #endif
-  return kt::dispatch_device(device, [&](auto tag) { return run<typename decltype(tag)::type>(c, summary); });
+  return kt::dispatch_device(device, [&](auto tag) { return run<typename decltype(tag)::type>(c, summary, ranks); });
 }
 
 }  // namespace
 
 int main(int argc, char* argv[]) {
+#if defined(KT_ENABLE_MPI)
+  // --distributed: MPI for the whole of main(); an error on one rank must end every rank
+  // (kt::dist::abort), or the others would wait for it forever in the next all-reduce.
+  std::optional<kt::dist::Environment> mpi;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--distributed") {
+      mpi.emplace(argc, argv);
+      break;
+    }
+  auto fail = [&](const std::string& message) {
+    if (mpi) kt::dist::abort(message);
+    std::cerr << "error: " << message << "\n";
+    return 1;
+  };
+#else
+  auto fail = [](const std::string& message) {
+    std::cerr << "error: " << message << "\n";
+    return 1;
+  };
+#endif
   try {
     const Config config = parse(argc, argv);
+    Ranks ranks;
+#if defined(KT_ENABLE_MPI)
+    if (mpi) ranks = {kt::dist::world().rank(), kt::dist::world().size()};
+#endif
     std::string summary = config.summary;
     if (summary.empty()) summary = (fs::path(argv[0]).parent_path() / "fashion_mnist_summary.json").string();
     if (summary == "none") summary.clear();
@@ -348,6 +435,10 @@ int main(int argc, char* argv[]) {
     std::vector<std::string> kokkos_args{argv[0]};
     for (int i = 1; i < argc; ++i)
       if (std::string(argv[i]).rfind("--kokkos-", 0) == 0) kokkos_args.emplace_back(argv[i]);
+#if defined(KT_ENABLE_MPI)
+    if (mpi && kt::dist::runtime_options().device_id() >= 0)  // Cuda: one GPU per rank of a node
+      kokkos_args.push_back("--kokkos-device-id=" + std::to_string(kt::dist::runtime_options().device_id()));
+#endif
 #if KOKKOS_VERSION >= 40000
     if (config.threads > 0) kokkos_args.push_back("--kokkos-num-threads=" + std::to_string(config.threads));
 #else
@@ -358,12 +449,10 @@ int main(int argc, char* argv[]) {
     kokkos_argv.push_back(nullptr);
     int kokkos_argc = static_cast<int>(kokkos_args.size());
     kt::Runtime runtime(kokkos_argc, kokkos_argv.data());  // starts Kokkos, stops it at the end
-    return dispatch(config, summary);
+    return dispatch(config, summary, ranks);
   } catch (const kt::Error& e) {
-    std::cerr << "error: " << e.message() << "\n";
-    return 1;
+    return fail(e.message());
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    return 1;
+    return fail(e.what());
   }
 }
