@@ -24,6 +24,7 @@
 #include <mpi.h>
 
 #include <climits>
+#include <functional>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -47,58 +48,32 @@ public:
   /// Combines every rank's `tensor` with `op`; every rank gets the result in place.
   template <class T, class D>
   Work all_reduce_async(const Tensor<T, D>& tensor, ReduceOp op = ReduceOp::sum) const {
-    check_op<T>(op, "all_reduce");
-    using W = impl::mpi_reduce_t<T>;
-    auto buffer = std::make_shared<impl::WireBuffer<W, T, D>>(tensor, true);
-    auto pending = std::make_shared<impl::PendingOp>();
-    pending->requests().resize(1);
-    KT_MPI(MPI_Iallreduce(MPI_IN_PLACE, buffer->data(), count(tensor, "all_reduce"), impl::mpi_type<W>(),
-                          impl::mpi_op(op), comm(), pending->requests().data()));
-    pending->on_complete([buffer, divisor = divisor(op)] { buffer->finish(divisor); });
-    return Work(pending);
+    return all_reduce_impl(tensor, op, false);
   }
   template <class T, class D>
   void all_reduce(const Tensor<T, D>& tensor, ReduceOp op = ReduceOp::sum) const {
-    all_reduce_async(tensor, op).wait();
+    all_reduce_impl(tensor, op, true);
   }
 
   /// Copies rank `root`'s `tensor` into every rank's.
   template <class T, class D>
   Work broadcast_async(const Tensor<T, D>& tensor, int root = 0) const {
-    check_root(root);
-    auto buffer = std::make_shared<impl::WireBuffer<T, T, D>>(tensor, rank() == root);
-    auto pending = std::make_shared<impl::PendingOp>();
-    pending->requests().resize(1);
-    KT_MPI(MPI_Ibcast(buffer->data(), count(tensor, "broadcast"), impl::mpi_type<T>(), root, comm(),
-                      pending->requests().data()));
-    pending->on_complete([buffer] { buffer->finish(); });
-    return Work(pending);
+    return broadcast_impl(tensor, root, false);
   }
   template <class T, class D>
   void broadcast(const Tensor<T, D>& tensor, int root = 0) const {
-    broadcast_async(tensor, root).wait();
+    broadcast_impl(tensor, root, true);
   }
 
   /// Concatenates every rank's `input` along the first dimension, in rank order, into
   /// `output` (`all_gather_into_tensor`): output has size() times input's elements.
   template <class T, class D>
   Work all_gather_async(const Tensor<T, D>& output, const Tensor<T, D>& input) const {
-    KT_REQUIRE(output.numel() == input.numel() * size(), "kt::dist::all_gather: the output has ",
-               output.numel(), " elements (shape ", output.shape().str(), ") but must hold ", size(),
-               " ranks x ", input.numel(), " (input shape ", input.shape().str(), ")");
-    auto in = std::make_shared<impl::WireBuffer<T, T, D>>(input, true);
-    auto out = std::make_shared<impl::WireBuffer<T, T, D>>(output, false);
-    auto pending = std::make_shared<impl::PendingOp>();
-    pending->requests().resize(1);
-    const int n = count(input, "all_gather");
-    KT_MPI(MPI_Iallgather(in->data(), n, impl::mpi_type<T>(), out->data(), n, impl::mpi_type<T>(), comm(),
-                          pending->requests().data()));
-    pending->on_complete([in, out] { out->finish(); });
-    return Work(pending);
+    return all_gather_impl(output, input, false);
   }
   template <class T, class D>
   void all_gather(const Tensor<T, D>& output, const Tensor<T, D>& input) const {
-    all_gather_async(output, input).wait();
+    all_gather_impl(output, input, true);
   }
   /// The gathered tensor, of shape [size() * input.size(0), ...] (a scalar gathers to [size()]).
   template <class T, class D>
@@ -116,6 +91,88 @@ public:
   template <class T, class D>
   Work reduce_scatter_async(const Tensor<T, D>& output, const Tensor<T, D>& input,
                             ReduceOp op = ReduceOp::sum) const {
+    return reduce_scatter_impl(output, input, op, false);
+  }
+  template <class T, class D>
+  void reduce_scatter(const Tensor<T, D>& output, const Tensor<T, D>& input, ReduceOp op = ReduceOp::sum) const {
+    reduce_scatter_impl(output, input, op, true);
+  }
+
+  /// Returns (or completes) once every rank has entered it.
+  Work barrier_async() const {
+    return launch(false, [&](MPI_Request* r) { return MPI_Ibarrier(comm(), r); }, "MPI_Ibarrier", [] {});
+  }
+  void barrier() const { KT_MPI(MPI_Barrier(comm())); }
+
+private:
+  // One collective, blocking or not: `start(request)` calls MPI's non-blocking variant when
+  // given a request and the blocking one (MPI's own algorithms, often faster) when given
+  // null; `finish` runs once the data has arrived.
+  template <class Start>
+  Work launch(bool blocking, const Start& start, const char* call, std::function<void()> finish) const {
+    if (blocking) {
+      check_mpi(start(nullptr), call);
+      finish();
+      return Work();
+    }
+    auto pending = std::make_shared<impl::PendingOp>();
+    pending->requests().resize(1);
+    check_mpi(start(pending->requests().data()), call);
+    pending->on_complete(std::move(finish));
+    return Work(pending);
+  }
+  static void check_mpi(int code, const char* call) {
+    if (code != MPI_SUCCESS) KT_THROW("kt::dist: ", call, " failed: ", impl::mpi_error_string(code));
+  }
+
+  template <class T, class D>
+  Work all_reduce_impl(const Tensor<T, D>& tensor, ReduceOp op, bool blocking) const {
+    check_op<T>(op, "all_reduce");
+    using W = impl::mpi_reduce_t<T>;
+    auto buffer = std::make_shared<impl::WireBuffer<W, T, D>>(tensor, true);
+    const int n = count(tensor, "all_reduce");
+    return launch(
+        blocking,
+        [&](MPI_Request* r) {
+          return r ? MPI_Iallreduce(MPI_IN_PLACE, buffer->data(), n, impl::mpi_type<W>(), impl::mpi_op(op), comm(), r)
+                   : MPI_Allreduce(MPI_IN_PLACE, buffer->data(), n, impl::mpi_type<W>(), impl::mpi_op(op), comm());
+        },
+        "MPI_Allreduce", [buffer, divisor = divisor(op)] { buffer->finish(divisor); });
+  }
+
+  template <class T, class D>
+  Work broadcast_impl(const Tensor<T, D>& tensor, int root, bool blocking) const {
+    check_root(root);
+    auto buffer = std::make_shared<impl::WireBuffer<T, T, D>>(tensor, rank() == root);
+    const int n = count(tensor, "broadcast");
+    return launch(
+        blocking,
+        [&](MPI_Request* r) {
+          return r ? MPI_Ibcast(buffer->data(), n, impl::mpi_type<T>(), root, comm(), r)
+                   : MPI_Bcast(buffer->data(), n, impl::mpi_type<T>(), root, comm());
+        },
+        "MPI_Bcast", [buffer] { buffer->finish(); });
+  }
+
+  template <class T, class D>
+  Work all_gather_impl(const Tensor<T, D>& output, const Tensor<T, D>& input, bool blocking) const {
+    KT_REQUIRE(output.numel() == input.numel() * size(), "kt::dist::all_gather: the output has ",
+               output.numel(), " elements (shape ", output.shape().str(), ") but must hold ", size(),
+               " ranks x ", input.numel(), " (input shape ", input.shape().str(), ")");
+    auto in = std::make_shared<impl::WireBuffer<T, T, D>>(input, true);
+    auto out = std::make_shared<impl::WireBuffer<T, T, D>>(output, false);
+    const int n = count(input, "all_gather");
+    return launch(
+        blocking,
+        [&](MPI_Request* r) {
+          return r ? MPI_Iallgather(in->data(), n, impl::mpi_type<T>(), out->data(), n, impl::mpi_type<T>(), comm(), r)
+                   : MPI_Allgather(in->data(), n, impl::mpi_type<T>(), out->data(), n, impl::mpi_type<T>(), comm());
+        },
+        "MPI_Allgather", [in, out] { out->finish(); });
+  }
+
+  template <class T, class D>
+  Work reduce_scatter_impl(const Tensor<T, D>& output, const Tensor<T, D>& input, ReduceOp op, bool blocking) const {
     check_op<T>(op, "reduce_scatter");
     KT_REQUIRE(input.numel() == output.numel() * size(), "kt::dist::reduce_scatter: the input has ",
                input.numel(), " elements (shape ", input.shape().str(), ") but must hold ", size(),
@@ -123,28 +180,16 @@ public:
     using W = impl::mpi_reduce_t<T>;
     auto in = std::make_shared<impl::WireBuffer<W, T, D>>(input, true);
     auto out = std::make_shared<impl::WireBuffer<W, T, D>>(output, false);
-    auto pending = std::make_shared<impl::PendingOp>();
-    pending->requests().resize(1);
-    KT_MPI(MPI_Ireduce_scatter_block(in->data(), out->data(), count(output, "reduce_scatter"), impl::mpi_type<W>(),
-                                     impl::mpi_op(op), comm(), pending->requests().data()));
-    pending->on_complete([in, out, divisor = divisor(op)] { out->finish(divisor); });
-    return Work(pending);
-  }
-  template <class T, class D>
-  void reduce_scatter(const Tensor<T, D>& output, const Tensor<T, D>& input, ReduceOp op = ReduceOp::sum) const {
-    reduce_scatter_async(output, input, op).wait();
+    const int n = count(output, "reduce_scatter");
+    return launch(
+        blocking,
+        [&](MPI_Request* r) {
+          return r ? MPI_Ireduce_scatter_block(in->data(), out->data(), n, impl::mpi_type<W>(), impl::mpi_op(op), comm(), r)
+                   : MPI_Reduce_scatter_block(in->data(), out->data(), n, impl::mpi_type<W>(), impl::mpi_op(op), comm());
+        },
+        "MPI_Reduce_scatter_block", [in, out, divisor = divisor(op)] { out->finish(divisor); });
   }
 
-  /// Returns (or completes) once every rank has entered it.
-  Work barrier_async() const {
-    auto pending = std::make_shared<impl::PendingOp>();
-    pending->requests().resize(1);
-    KT_MPI(MPI_Ibarrier(comm(), pending->requests().data()));
-    return Work(pending);
-  }
-  void barrier() const { barrier_async().wait(); }
-
-private:
   struct State {
     explicit State(MPI_Comm user_comm) {
       KT_REQUIRE(impl::mpi_is_running(), "kt::dist::ProcessGroup: MPI is not initialised (create a "
