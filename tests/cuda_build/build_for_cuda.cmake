@@ -1,6 +1,7 @@
 # cmake -DSOURCE=... -DBINARY=... -DKOKKOS_ROOT=... -P build_for_cuda.cmake: configures kt with
 # Kokkos-Cuda (nvcc_wrapper as the C++ compiler) and builds every target, two jobs at a time.
-# Prints the configure and build output; fails on the first error.
+# Prints the configure and build output; fails on the first error. (~35-40 min on CI's 2 cores
+# beside the sanitizer build: hence the test's 60-minute timeout.)
 include("${CMAKE_CURRENT_LIST_DIR}/../script_args.cmake")
 kt_require_script_args(build_for_cuda.cmake SOURCE BINARY KOKKOS_ROOT)
 execute_process(
