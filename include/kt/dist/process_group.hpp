@@ -10,12 +10,14 @@
 ///     work.wait();
 ///
 /// Every rank must call the same collectives in the same order with tensors of the same dtype
-/// and number of elements (MPI's rule). Host tensors go to MPI directly; device tensors are
-/// staged through (pinned) host buffers; half and bfloat16 are reduced in fp32.
+/// and number of elements (MPI's rule). Host tensors go to MPI directly; Cuda tensors go
+/// through NCCL (all_reduce, broadcast) when kt::dist found it, and otherwise through pinned
+/// host buffers; half and bfloat16 are reduced in fp32.
 
 #include "kt/core/error.hpp"
 #include "kt/dist/impl/mpi_call.hpp"
 #include "kt/dist/impl/mpi_types.hpp"
+#include "kt/dist/impl/nccl_collective.hpp"
 #include "kt/dist/impl/wire_buffer.hpp"
 #include "kt/dist/reduce_op.hpp"
 #include "kt/dist/work.hpp"
@@ -121,6 +123,22 @@ private:
     pending->on_complete(std::move(finish));
     return Work(pending);
   }
+#if defined(KT_DIST_HAS_NCCL) && defined(KOKKOS_ENABLE_CUDA)
+  const dist::nccl::Communicator& nccl() const {
+    return impl::nccl_communicator(state_->nccl, comm(), rank(), size());
+  }
+  // An NCCL collective is queued on the stream: blocking waits for it here, non-blocking in wait().
+  static Work nccl_done(bool blocking) {
+    const cudaStream_t stream = impl::nccl_stream();
+    if (blocking) {
+      KT_CUDA_CHECK(cudaStreamSynchronize(stream));
+      return Work();
+    }
+    auto pending = std::make_shared<impl::PendingOp>();  // no MPI request: complete once synchronised
+    pending->on_complete([stream] { KT_CUDA_CHECK(cudaStreamSynchronize(stream)); });
+    return Work(pending);
+  }
+#endif
   static void check_mpi(int code, const char* call) {
     if (code != MPI_SUCCESS) KT_THROW("kt::dist: ", call, " failed: ", impl::mpi_error_string(code));
   }
@@ -128,6 +146,12 @@ private:
   template <class T, class D>
   Work all_reduce_impl(const Tensor<T, D>& tensor, ReduceOp op, bool blocking) const {
     check_op<T>(op, "all_reduce");
+#if defined(KT_DIST_HAS_NCCL) && defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (impl::nccl_tensor_v<T, D>) {
+      impl::nccl_all_reduce(nccl(), tensor, op);
+      return nccl_done(blocking);
+    }
+#endif
     using W = impl::mpi_reduce_t<T>;
     auto buffer = std::make_shared<impl::WireBuffer<W, T, D>>(tensor, true);
     const int n = count(tensor, "all_reduce");
@@ -143,6 +167,12 @@ private:
   template <class T, class D>
   Work broadcast_impl(const Tensor<T, D>& tensor, int root, bool blocking) const {
     check_root(root);
+#if defined(KT_DIST_HAS_NCCL) && defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (impl::nccl_tensor_v<T, D>) {
+      impl::nccl_broadcast(nccl(), tensor, root);
+      return nccl_done(blocking);
+    }
+#endif
     auto buffer = std::make_shared<impl::WireBuffer<T, T, D>>(tensor, rank() == root);
     const int n = count(tensor, "broadcast");
     return launch(
@@ -212,6 +242,9 @@ private:
 
     MPI_Comm comm = MPI_COMM_NULL;
     int rank = 0, size = 1, local_rank = 0, local_size = 1;
+#if defined(KT_DIST_HAS_NCCL) && defined(KOKKOS_ENABLE_CUDA)
+    std::unique_ptr<dist::nccl::Communicator> nccl;  // made on the first device collective
+#endif
   };
 
   template <class T>
