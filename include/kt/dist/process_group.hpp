@@ -113,13 +113,13 @@ private:
   template <class Start>
   Work launch(bool blocking, const Start& start, const char* call, std::function<void()> finish) const {
     if (blocking) {
-      check_mpi(start(nullptr), call);
+      impl::check_mpi(start(nullptr), call);
       finish();
       return Work();
     }
     auto pending = std::make_shared<impl::PendingOp>();
     pending->requests().resize(1);
-    check_mpi(start(pending->requests().data()), call);
+    impl::check_mpi(start(pending->requests().data()), call);
     pending->on_complete(std::move(finish));
     return Work(pending);
   }
@@ -139,9 +139,6 @@ private:
     return Work(pending);
   }
 #endif
-  static void check_mpi(int code, const char* call) {
-    if (code != MPI_SUCCESS) KT_THROW("kt::dist: ", call, " failed: ", impl::mpi_error_string(code));
-  }
 
   template <class T, class D>
   Work all_reduce_impl(const Tensor<T, D>& tensor, ReduceOp op, bool blocking) const {

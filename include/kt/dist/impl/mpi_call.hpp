@@ -24,11 +24,11 @@ inline bool mpi_is_running() {
   return initialized && !finalized;
 }
 
+/// Throws kt::Error naming `call` and MPI's message unless `code` is MPI_SUCCESS.
+inline void check_mpi(int code, const char* call) {
+  if (code != MPI_SUCCESS) KT_THROW("kt::dist: ", call, " failed: ", mpi_error_string(code));
+}
+
 }  // namespace kt::impl
 
-#define KT_MPI(call)                                                                     \
-  do {                                                                                   \
-    const int kt_mpi_code_ = (call);                                                     \
-    if (kt_mpi_code_ != MPI_SUCCESS)                                                     \
-      KT_THROW("kt::dist: ", #call, " failed: ", ::kt::impl::mpi_error_string(kt_mpi_code_)); \
-  } while (0)
+#define KT_MPI(call) ::kt::impl::check_mpi((call), #call)
