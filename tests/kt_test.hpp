@@ -30,6 +30,15 @@ constexpr double tolerance() {
   else return 0;
 }
 
+/// The values as doubles (16-bit dtypes through their exact float value).
+template <class T>
+std::vector<double> as_double(const std::vector<T>& v) {
+  std::vector<double> out;
+  out.reserve(v.size());
+  for (const T& x : v) out.push_back(static_cast<double>(static_cast<kt::compute_t<T>>(x)));
+  return out;
+}
+
 /// |a - b| <= tol * max(1, |b|), element by element; reports the first mismatch.
 template <class T>
 bool all_close(const std::vector<T>& got, const std::vector<double>& want, double tol = tolerance<T>()) {

@@ -23,13 +23,6 @@ kt::Tensor<T, D> rank_tensor(int rank, std::int64_t n, std::int64_t offset = 0) 
   return kt::from_host<T, D>(host, {n});
 }
 
-template <class T>
-std::vector<double> as_double(const std::vector<T>& v) {
-  std::vector<double> out;
-  for (const T& x : v) out.push_back(static_cast<double>(static_cast<kt::compute_t<T>>(x)));
-  return out;
-}
-
 }  // namespace
 
 #define KT_DIST_CASES KT_ALL_FLOAT_CASES, KT_CASES(std::int32_t), KT_CASES(std::int64_t), KT_CASES(std::uint8_t)
@@ -58,7 +51,7 @@ TEST_CASE_TEMPLATE("all_reduce sums, maximises, minimises and averages over the 
       want[static_cast<std::size_t>(i)] = op == kt::dist::ReduceOp::avg ? acc / size : acc;
     }
     kt::dist::all_reduce(t, op);
-    CHECK(kt_test::all_close(as_double(t.to_vector()), want, kt_test::tolerance<T>()));
+    CHECK(kt_test::all_close(kt_test::as_double(t.to_vector()), want, kt_test::tolerance<T>()));
   }
 }
 
@@ -79,7 +72,7 @@ TEST_CASE_TEMPLATE("broadcast copies the root's tensor to every rank", C, KT_DIS
   const int root = world.size() - 1;
   auto t = rank_tensor<T, D>(world.rank(), 77);
   kt::dist::broadcast(t, root);
-  CHECK(as_double(t.to_vector()) == as_double(rank_tensor<T, D>(root, 77).to_vector()));
+  CHECK(kt_test::as_double(t.to_vector()) == kt_test::as_double(rank_tensor<T, D>(root, 77).to_vector()));
   CHECK(kt_test::error_of([&] { kt::dist::broadcast(t, world.size()); }).find("is not a rank") != std::string::npos);
 }
 
@@ -92,8 +85,8 @@ TEST_CASE_TEMPLATE("all_gather concatenates the ranks' tensors in rank order", C
   CHECK(all.shape() == kt::Shape{2 * world.size(), 3});
   std::vector<double> want;
   for (int r = 0; r < world.size(); ++r)
-    for (double v : as_double(rank_tensor<T, D>(r, 6).to_vector())) want.push_back(v);
-  CHECK(as_double(all.to_vector()) == want);
+    for (double v : kt_test::as_double(rank_tensor<T, D>(r, 6).to_vector())) want.push_back(v);
+  CHECK(kt_test::as_double(all.to_vector()) == want);
   auto wrong = kt::Tensor<T, D>(kt::Shape{5}, D());
   CHECK(kt_test::error_of([&] { kt::dist::all_gather(wrong, mine); }).find("must hold") != std::string::npos);
 }
@@ -112,7 +105,7 @@ TEST_CASE_TEMPLATE("reduce_scatter gives each rank its block of the reduction", 
     for (int r = 0; r < world.size(); ++r) sum += value(r, world.rank() * block + i);
     want.push_back(sum);
   }
-  CHECK(as_double(output.to_vector()) == want);
+  CHECK(kt_test::as_double(output.to_vector()) == want);
 }
 
 TEST_CASE_TEMPLATE("non-blocking collectives complete on wait, in any number at once", D, KT_DEVICES) {

@@ -100,7 +100,9 @@ TEST_CASE_TEMPLATE("no_sync accumulates locally; the next backward averages the 
   kt::dist::DistributedDataParallel ddp(model);
   auto reference = make_model<T, D>(3);
   const std::int64_t micro = 32, local = 2 * micro, global = local * world.size();
-  const auto [x, y] = global_batch<T, D>(global, 0);
+  const auto batch = global_batch<T, D>(global, 0);
+  const auto& x = batch.first;  // (not a structured binding: lambdas capture those from C++20 on)
+  const auto& y = batch.second;
   auto rows = [&](int k) {  // this rank's k-th micro-batch
     const std::int64_t begin = local * world.rank() + micro * k;
     return std::make_pair(x.slice(begin, begin + micro), y.slice(begin, begin + micro));

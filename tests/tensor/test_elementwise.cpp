@@ -22,12 +22,6 @@ std::vector<double> reference(const std::vector<double>& a, const kt::Shape& sa,
   return r;
 }
 
-template <class T>
-std::vector<double> as_double(const std::vector<T>& v) {
-  std::vector<double> out;
-  for (const T& x : v) out.push_back(double(static_cast<kt::compute_t<T>>(x)));
-  return out;
-}
 }  // namespace
 
 TEST_CASE_TEMPLATE("arithmetic broadcasts like NumPy", TestCase, KT_ALL_FLOAT_CASES, KT_CASES(std::int32_t)) {
@@ -41,7 +35,7 @@ TEST_CASE_TEMPLATE("arithmetic broadcasts like NumPy", TestCase, KT_ALL_FLOAT_CA
     CAPTURE(sb.str());
     auto a = kt::arange<T, D>(1, double(sa.numel()) + 1).reshape(sa.dims());
     auto b = (kt::arange<T, D>(0, double(sb.numel())) + T(2)).reshape(sb.dims());
-    const auto va = as_double(a.to_vector()), vb = as_double(b.to_vector());
+    const auto va = kt_test::as_double(a.to_vector()), vb = kt_test::as_double(b.to_vector());
     const kt::Shape out = kt::impl::broadcast_shapes(sa, sb, "test");
     CHECK((a + b).shape() == out);
     CHECK(kt_test::all_close((a + b).to_vector(), reference(va, sa, vb, sb, out, std::plus<>())));

@@ -15,13 +15,6 @@ namespace {
 
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-template <class T>
-std::vector<double> as_double(const std::vector<T>& v) {
-  std::vector<double> out;
-  for (const T& x : v) out.push_back(static_cast<double>(static_cast<kt::compute_t<T>>(x)));
-  return out;
-}
-
 /// Reference of a (batch, m, k) x (batch, k, n) product in double with Eigen; a batch stride
 /// of 0 broadcasts an operand.
 std::vector<double> reference(const std::vector<double>& a, const std::vector<double>& b, std::int64_t batch,
@@ -58,7 +51,7 @@ TEST_CASE_TEMPLATE("kt::matmul of 2-D operands matches Eigen on odd shapes", Tes
         const auto c = kt::matmul(a, b);
         static_assert(std::is_same_v<decltype(c), const kt::Tensor<T, D>>);
         CHECK(c.shape() == kt::Shape{m, n});
-        const auto want = reference(as_double(a.to_vector()), as_double(b.to_vector()), 1, m, k, n, false, false);
+        const auto want = reference(kt_test::as_double(a.to_vector()), kt_test::as_double(b.to_vector()), 1, m, k, n, false, false);
         CHECK(kt_test::all_close(c.to_vector(), want, tolerance<T>(k)));
       }
 }
@@ -79,14 +72,14 @@ TEST_CASE_TEMPLATE("batched and broadcast 3-D kt::matmul matches Eigen", TestCas
     const std::int64_t batch = a3 ? c.a[0] : (b3 ? c.b[0] : 1), m = c.a[-2], k = c.a[-1], n = c.b[-1];
     const auto out = kt::matmul(a, b);
     CHECK(out.shape() == kt::Shape{batch, m, n});
-    const auto want = reference(as_double(a.to_vector()), as_double(b.to_vector()), batch, m, k, n, a3, b3);
+    const auto want = reference(kt_test::as_double(a.to_vector()), kt_test::as_double(b.to_vector()), batch, m, k, n, a3, b3);
     CHECK(kt_test::all_close(out.to_vector(), want, tolerance<T>(k)));
   }
   // Each batch of a batched product is the 2-D product of its slices.
   const auto a = kt::randn<T, D>({3, 6, 9}, 5), b = kt::randn<T, D>({3, 9, 4}, 6);
   const auto c = kt::matmul(a, b);
   for (std::int64_t p = 0; p < 3; ++p)
-    CHECK(kt_test::all_close(c[p].to_vector(), as_double(kt::matmul(a[p], b[p]).to_vector()), 0.0));
+    CHECK(kt_test::all_close(c[p].to_vector(), kt_test::as_double(kt::matmul(a[p], b[p]).to_vector()), 0.0));
 }
 
 TEST_CASE_TEMPLATE("kt::matmul with zero-size dims gives empty or zero results", D, KT_DEVICES) {
@@ -101,7 +94,7 @@ TEST_CASE_TEMPLATE("kt::matmul with zero-size dims gives empty or zero results",
   CHECK(b0.shape() == kt::Shape{0, 2, 5});
   const auto bk0 = kt::matmul(kt::ones<kt::half, D>({2, 2, 0}), kt::ones<kt::half, D>({2, 0, 3}));
   CHECK(bk0.shape() == kt::Shape{2, 2, 3});
-  CHECK(as_double(bk0.to_vector()) == std::vector<double>(12, 0.0));
+  CHECK(kt_test::as_double(bk0.to_vector()) == std::vector<double>(12, 0.0));
 }
 
 TEST_CASE_TEMPLATE("integer kt::matmul accumulates exactly", TestCase, KT_CASES(std::int32_t)) {

@@ -16,13 +16,6 @@
 
 namespace {
 
-template <class T>
-std::vector<double> as_double(const std::vector<T>& v) {
-  std::vector<double> out;
-  for (const T& x : v) out.push_back(static_cast<double>(static_cast<kt::compute_t<T>>(x)));
-  return out;
-}
-
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 enum class Op { sum, mean, max, min, argmax, argmin };
@@ -68,7 +61,7 @@ TEST_CASE_TEMPLATE("kt::sum and kt::mean over all elements match Eigen in double
   for (const std::int64_t n : {1, 7, 33, 65, 4096, 4097, 70001}) {
     CAPTURE(n);
     const auto x = kt::randn<T, D>({n}, /*seed=*/n, /*mean=*/0.5);
-    const auto xs = as_double(x.to_vector());
+    const auto xs = kt_test::as_double(x.to_vector());
     const Eigen::Map<const Eigen::ArrayXd> ref(xs.data(), n);
     const auto s = kt::sum(x);
     static_assert(std::is_same_v<decltype(s), const kt::Tensor<T, D>>);
@@ -86,7 +79,7 @@ TEST_CASE_TEMPLATE("kt::sum and kt::mean along each dim with and without keepdim
   using D = typename TestCase::device;
   for (const kt::Shape& shape : {kt::Shape{3, 5, 7}, kt::Shape{2, 5000}, kt::Shape{5000, 3}, kt::Shape{33}}) {
     const auto x = kt::randn<T, D>(shape, /*seed=*/7);
-    const auto xs = as_double(x.to_vector());
+    const auto xs = kt_test::as_double(x.to_vector());
     for (int dim = -shape.rank(); dim < shape.rank(); ++dim) {
       CAPTURE(shape.str());
       CAPTURE(dim);
@@ -111,20 +104,20 @@ TEST_CASE_TEMPLATE("kt::max kt::min kt::argmax kt::argmin match Eigen over all a
   for (const kt::Shape& shape : {kt::Shape{10000}, kt::Shape{4, 9, 5}, kt::Shape{3, 4500}, kt::Shape{4500, 2}}) {
     CAPTURE(shape.str());
     const auto x = kt::randn<T, D>(shape, /*seed=*/11);
-    const auto xs = as_double(x.to_vector());
+    const auto xs = kt_test::as_double(x.to_vector());
     const auto flat = kt::Shape{shape.numel()};
     CHECK(kt_test::all_close(kt::max(x).to_vector(), reference(xs, flat, 0, Op::max), 0.0));
     CHECK(kt_test::all_close(kt::min(x).to_vector(), reference(xs, flat, 0, Op::min), 0.0));
-    CHECK(as_double(kt::argmax(x).to_vector()) == reference(xs, flat, 0, Op::argmax));
-    CHECK(as_double(kt::argmin(x).to_vector()) == reference(xs, flat, 0, Op::argmin));
+    CHECK(kt_test::as_double(kt::argmax(x).to_vector()) == reference(xs, flat, 0, Op::argmax));
+    CHECK(kt_test::as_double(kt::argmin(x).to_vector()) == reference(xs, flat, 0, Op::argmin));
     for (int dim = 0; dim < shape.rank(); ++dim) {
       CAPTURE(dim);
       const auto am = kt::argmax(x, dim, /*keepdim=*/true);
       static_assert(std::is_same_v<decltype(am), const kt::Tensor<std::int64_t, D>>);
       CHECK(am.shape() == shape.with(dim, 1));
       CHECK(kt::max(x, -shape.rank() + dim).shape() == shape.without(dim));
-      CHECK(as_double(am.to_vector()) == reference(xs, shape, dim, Op::argmax));
-      CHECK(as_double(kt::argmin(x, dim).to_vector()) == reference(xs, shape, dim, Op::argmin));
+      CHECK(kt_test::as_double(am.to_vector()) == reference(xs, shape, dim, Op::argmax));
+      CHECK(kt_test::as_double(kt::argmin(x, dim).to_vector()) == reference(xs, shape, dim, Op::argmin));
       CHECK(kt_test::all_close(kt::max(x, dim).to_vector(), reference(xs, shape, dim, Op::max), 0.0));
       CHECK(kt_test::all_close(kt::min(x, dim, true).to_vector(), reference(xs, shape, dim, Op::min), 0.0));
     }
@@ -281,7 +274,7 @@ TEST_CASE("reductions of 1e6 floats are bit-identical on OpenMP and Serial") {
   CHECK(same_bits(kt::sum(xd.reshape({10, 100000}), 1), kt::sum(yd.reshape({10, 100000}), 1)));
   CHECK(same_bits(kt::mean(xd, 0), kt::mean(yd, 0)));
   // And the common result is accurate: double accumulation leaves only float's rounding.
-  const auto xs = as_double(y.to_vector());
+  const auto xs = kt_test::as_double(y.to_vector());
   CHECK(kt_test::all_close(kt::sum(x).to_vector(), {Eigen::Map<const Eigen::ArrayXd>(xs.data(), 1000000).sum()}));
 }
 #endif
