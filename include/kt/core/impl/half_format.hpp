@@ -54,30 +54,51 @@ KOKKOS_INLINE_FUNCTION std::uint16_t round_to_half_bits(UInt x) {
   return static_cast<std::uint16_t>(sign | r);
 }
 
-/// binary16 bits -> float; exact (every half is a float). NaN payloads are kept.
+/// All ones where `condition`, else zero: selects as bit masks, so that compilers keep the
+/// conversions below branch-free (and vectorise loops of them) even without SSE4/AVX blends.
+KOKKOS_INLINE_FUNCTION std::uint32_t mask_if(bool condition) { return 0u - static_cast<std::uint32_t>(condition); }
+
+/// binary16 bits -> float; exact (every half is a float). NaN payloads are kept. Branch-free:
+/// the exponent and mantissa shift into float position and are rebiased; Inf/NaN get float's
+/// all-ones exponent; a subnormal (or zero) is built as the normal float 2^-14 * (1 + m/1024)
+/// and made exact by subtracting the 2^-14 that the implicit bit added (an exact subtraction).
 KOKKOS_INLINE_FUNCTION float half_bits_to_float(std::uint16_t h) {
   const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-  int exp = (h >> 10) & 0x1f;
-  std::uint32_t man = h & 0x3ffu;
-  if (exp == 0x1f) return bit_cast<float>(sign | 0x7f800000u | (man << 13));  // Inf, NaN
-  if (exp == 0) {
-    if (man == 0) return bit_cast<float>(sign);  // +-0
-    // Subnormal: shift the leading 1 up to the implicit-bit position (bit 10).
-    exp = 1;
-    while ((man & 0x400u) == 0) {
-      man <<= 1;
-      --exp;
-    }
-    man &= 0x3ffu;
-  }
-  return bit_cast<float>(sign | (static_cast<std::uint32_t>(exp + 112) << 23) | (man << 13));
+  const std::uint32_t shifted = static_cast<std::uint32_t>(h & 0x7fffu) << 13;
+  const std::uint32_t exponent = shifted & 0x0f800000u;
+  const std::uint32_t rebiased = shifted + (112u << 23);  // 127 - 15
+  const std::uint32_t special = rebiased + (112u << 23);  // Inf/NaN: exponent 143 -> 255
+  const std::uint32_t subnormal =
+      bit_cast<std::uint32_t>(bit_cast<float>(rebiased + (1u << 23)) - bit_cast<float>(113u << 23));
+  const std::uint32_t is_special = mask_if(exponent == 0x0f800000u), is_subnormal = mask_if(exponent == 0);
+  const std::uint32_t magnitude =
+      (special & is_special) | (subnormal & is_subnormal) | (rebiased & ~(is_special | is_subnormal));
+  return bit_cast<float>(sign | magnitude);
+}
+
+/// float -> binary16 bits, nearest-even: the results of round_to_half_bits (checked for every
+/// float), branch-free. Normal results rebias and round as there; subnormal ones add 0.5f,
+/// which puts the half's unit 2^-24 at the float's last mantissa bit, so the float addition
+/// itself rounds half-even and the bits above 0.5f are the result (up to 0x400, the smallest
+/// normal, which is then right too).
+KOKKOS_INLINE_FUNCTION std::uint16_t float_to_half_bits(float f) {
+  const auto x = bit_cast<std::uint32_t>(f);
+  const std::uint32_t sign = (x >> 16) & 0x8000u;
+  const std::uint32_t ax = x & 0x7fffffffu;
+  const std::uint32_t normal = (ax - (112u << 23) + 0xfffu + ((ax >> 13) & 1u)) >> 13;
+  const std::uint32_t subnormal = bit_cast<std::uint32_t>(bit_cast<float>(ax) + 0.5f) - 0x3f000000u;
+  const std::uint32_t nan = 0x7e00u | ((ax >> 13) & 0x3ffu);  // quiet, top payload kept
+  const std::uint32_t is_nan = mask_if(ax > 0x7f800000u);
+  const std::uint32_t is_inf = mask_if(ax >= (143u << 23)) & ~is_nan;  // >= 2^16 ([65520, 2^16) carries)
+  const std::uint32_t is_subnormal = mask_if(ax < (113u << 23));      // < 2^-14
+  const std::uint32_t r = (nan & is_nan) | (0x7c00u & is_inf) | (subnormal & is_subnormal) |
+                          (normal & ~(is_nan | is_inf | is_subnormal));
+  return static_cast<std::uint16_t>(sign | r);
 }
 
 /// The binary16 format for impl::Float16: its conversions and limits.
 struct HalfFormat {
-  KOKKOS_INLINE_FUNCTION static std::uint16_t from_float(float f) {
-    return round_to_half_bits<std::uint32_t, 23, 127>(bit_cast<std::uint32_t>(f));
-  }
+  KOKKOS_INLINE_FUNCTION static std::uint16_t from_float(float f) { return float_to_half_bits(f); }
   KOKKOS_INLINE_FUNCTION static std::uint16_t from_double(double d) {
     return round_to_half_bits<std::uint64_t, 52, 1023>(bit_cast<std::uint64_t>(d));
   }
