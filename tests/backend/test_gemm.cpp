@@ -94,8 +94,9 @@ void check_all_backends(const Case<T>& c, double tol_scale = 1) {
 
 }  // namespace
 
+// The 16-bit dtypes run on the host libraries too, widened to fp32 (kt/backend/impl/gemm_widen.hpp).
 TEST_CASE_TEMPLATE("every back-end and transpose on odd shapes matches a double reference", TestCase,
-                   KT_FLOAT_CASES) {
+                   KT_ALL_FLOAT_CASES) {
   using T = typename TestCase::dtype;
   using D = typename TestCase::device;
   const std::int64_t sizes[] = {1, 7, 33, 65};
@@ -113,7 +114,7 @@ TEST_CASE_TEMPLATE("every back-end and transpose on odd shapes matches a double 
           }
 }
 
-TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-end", TestCase, KT_FLOAT_CASES) {
+TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-end", TestCase, KT_ALL_FLOAT_CASES) {
   using T = typename TestCase::dtype;
   using D = typename TestCase::device;
   check_all_backends<T, D>(Case<T>(17, 9, 12, 1, N, N, 2.5, 0.5));
@@ -123,7 +124,7 @@ TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-en
   check_all_backends<T, D>(Case<T>(257, 65, 33, 2, N, N));
 }
 
-TEST_CASE_TEMPLATE("zero-size dimensions and beta == 0 over NaN", TestCase, KT_FLOAT_CASES) {
+TEST_CASE_TEMPLATE("zero-size dimensions and beta == 0 over NaN", TestCase, KT_ALL_FLOAT_CASES) {
   using T = typename TestCase::dtype;
   using D = typename TestCase::device;
   for (kt::GemmBackend backend : host_backends()) {
@@ -148,11 +149,11 @@ TEST_CASE("the raw interface validates its leading dimensions and back-ends") {
   p.lda = 3;
   p.m = -1;
   CHECK(kt_test::error_of([&] { kt::gemm(kt::Serial(), p); }).find("kt::gemm: negative size m=-1") == 0);
-  std::vector<kt::half> h(6);
-  kt::GemmProblem<kt::half> ph;
-  ph.m = 2, ph.n = 2, ph.k = 1, ph.a = h.data(), ph.lda = 1, ph.b = h.data(), ph.ldb = 2, ph.c = h.data(), ph.ldc = 2;
-  CHECK(kt_test::error_of([&] { kt::gemm(kt::Serial(), ph, kt::GemmOptions().backend(kt::GemmBackend::Eigen)); }) ==
-        "kt::gemm: the eigen back-end cannot run a float16 GEMM on Serial");
+  std::vector<std::int32_t> ia(2), ib(4), ic(4);
+  kt::GemmProblem<std::int32_t> pi;
+  pi.m = 2, pi.n = 2, pi.k = 1, pi.a = ia.data(), pi.lda = 1, pi.b = ib.data(), pi.ldb = 2, pi.c = ic.data(), pi.ldc = 2;
+  CHECK(kt_test::error_of([&] { kt::gemm(kt::Serial(), pi, kt::GemmOptions().backend(kt::GemmBackend::Eigen)); }) ==
+        "kt::gemm: the eigen back-end cannot run a int32 GEMM on Serial");
 }
 
 TEST_CASE_TEMPLATE("benchmark mode tunes once per shape and reuses the winner", D, KT_DEVICES) {

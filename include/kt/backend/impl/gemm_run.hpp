@@ -7,6 +7,7 @@
 #include "kt/backend/impl/gemm_eigen.hpp"
 #include "kt/backend/impl/gemm_kokkos.hpp"
 #include "kt/backend/impl/gemm_select.hpp"
+#include "kt/backend/impl/gemm_widen.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
@@ -28,10 +29,14 @@ void run_gemm_choice(const Exec& exec, const GemmProblem<T>& p, const GemmChoice
   switch (choice.backend) {
     case GemmBackend::Blas:
     case GemmBackend::Eigen:
-      if constexpr (host_library_ok_v<Exec, T>) {
+      if constexpr (host_library_runs_v<Exec, T>) {
         exec.fence();  // the libraries run on the calling thread: earlier kernels must be done
-        if (choice.backend == GemmBackend::Blas) gemm_blas(p, choice.threads);
-        else gemm_eigen(p, choice.threads);
+        const auto library_gemm = [&](const auto& q) {
+          if (choice.backend == GemmBackend::Blas) gemm_blas(q, choice.threads);
+          else gemm_eigen(q, choice.threads);
+        };
+        if constexpr (host_library_ok_v<Exec, T>) library_gemm(p);
+        else gemm_widened(exec, p, library_gemm);
         return;
       }
       break;

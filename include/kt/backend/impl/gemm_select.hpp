@@ -20,6 +20,16 @@ template <class Exec, class T>
 inline constexpr bool host_library_ok_v =
     is_host_accessible_v<Exec> && (std::is_same_v<T, float> || std::is_same_v<T, double>);
 
+/// True for 16-bit problems in host memory, which the host libraries run on fp32 copies of
+/// the operands (kt/backend/impl/gemm_widen.hpp).
+template <class Exec, class T>
+inline constexpr bool host_library_widens_v =
+    is_host_accessible_v<Exec> && (std::is_same_v<T, half> || std::is_same_v<T, bfloat16>);
+
+/// True when BLAS and Eigen are candidates for the problem: directly or widened.
+template <class Exec, class T>
+inline constexpr bool host_library_runs_v = host_library_ok_v<Exec, T> || host_library_widens_v<Exec, T>;
+
 /// Every (back-end, threads) pair that can run the problem on Exec.
 template <class Exec, class T>
 std::vector<GemmChoice> gemm_candidates(int concurrency) {
@@ -32,7 +42,7 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
     out.push_back({GemmBackend::Kokkos, concurrency, 0});
   } else {
     for (int threads : thread_counts) {
-      if constexpr (host_library_ok_v<Exec, T>) {
+      if constexpr (host_library_runs_v<Exec, T>) {
         if (have_blas_gemm) out.push_back({GemmBackend::Blas, threads, 0});
         if (have_eigen_gemm) out.push_back({GemmBackend::Eigen, threads, 0});
       }
@@ -54,7 +64,7 @@ GemmChoice gemm_heuristic(const GemmProblem<T>& p, int concurrency) {
   if constexpr (is_cuda_v<Exec>) {
     return {GemmBackend::Cublas, concurrency, 0};
   } else {
-    if constexpr (host_library_ok_v<Exec, T>) {
+    if constexpr (host_library_runs_v<Exec, T>) {
       const bool skinny = p.n < 32 || p.m < 32 || p.k < 32;
       if (have_eigen_gemm && (skinny || !have_blas_gemm)) return {GemmBackend::Eigen, threads, 0};
       if (have_blas_gemm) return {GemmBackend::Blas, threads, 0};

@@ -6,7 +6,7 @@
 #include "kt/backend/impl/gemm_run.hpp"
 #include "kt/backend/impl/gemm_select.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
-#include "kt/core/impl/caching_allocator.hpp"
+#include "kt/core/impl/scratch.hpp"
 #include "kt/core/impl/stream_events.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -53,26 +53,20 @@ GemmChoice tuned_gemm_choice(const Exec& exec, const GemmProblem<T>& p, int conc
   // Candidates write into a scratch copy of C, so tuning never changes the caller's C.
   using MemSpace = typename Exec::memory_space;
   const std::int64_t c_elements = (p.batch - 1) * p.stride_c + (p.m - 1) * p.ldc + p.n;
-  const Block scratch = Allocator<MemSpace>::instance().allocate(
-      static_cast<std::size_t>(c_elements) * sizeof(T), "kt::tuning scratch", stream_id(exec));
+  const Scratch<MemSpace> scratch(static_cast<std::size_t>(c_elements) * sizeof(T), "kt::tuning scratch",
+                                  stream_id(exec));
   using View = Kokkos::View<T*, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  Kokkos::deep_copy(exec, View(static_cast<T*>(scratch.ptr), c_elements), View(p.c, c_elements));
+  Kokkos::deep_copy(exec, View(scratch.template as<T>(), c_elements), View(p.c, c_elements));
   GemmProblem<T> trial = p;
-  trial.c = static_cast<T*>(scratch.ptr);
+  trial.c = scratch.template as<T>();
   GemmChoice best;
   best.seconds = 1e300;
   std::uint64_t runs = 0;
-  try {
-    for (auto candidate : gemm_candidates<Exec, T>(concurrency)) {
-      candidate.seconds = time_gemm(exec, trial, candidate, runs);
-      if (candidate.seconds < best.seconds) best = candidate;
-    }
-  } catch (...) {
-    Allocator<MemSpace>::instance().deallocate(scratch);
-    throw;
+  for (auto candidate : gemm_candidates<Exec, T>(concurrency)) {
+    candidate.seconds = time_gemm(exec, trial, candidate, runs);
+    if (candidate.seconds < best.seconds) best = candidate;
   }
   exec.fence();
-  Allocator<MemSpace>::instance().deallocate(scratch);
   std::lock_guard<std::mutex> lock(state.mutex);
   state.cache.emplace(key, best);
   ++state.stats.tuned;
