@@ -2,20 +2,22 @@
 /// \file kt/functional/layer_norm.hpp
 /// Layer normalisation over the trailing dimensions (`torch.nn.functional.layer_norm`):
 /// y = (x − mean) / sqrt(var + eps) · weight + bias, with the biased variance, statistics
-/// per leading index. Composed of differentiable kt ops, so its gradient is theirs.
+/// per leading index. One pass per row forward and backward, accumulating in fp32 for 16-bit
+/// dtypes and rounding once (kt/functional/impl/layer_norm_kernels.hpp); backward keeps x and
+/// each row's mean and 1/σ.
 ///
 ///     kt::Var<float> x(kt::randn<float>({32, 64}, 0), true);
 ///     kt::Var<float> w(kt::ones<float>({64}), true), b(kt::zeros<float>({64}), true);
 ///     auto y = kt::layer_norm(x, {64}, w, b);
 
-#include "kt/autograd/elementwise.hpp"
-#include "kt/autograd/reduce.hpp"
-#include "kt/autograd/shape_ops.hpp"
-#include "kt/autograd/unary.hpp"
 #include "kt/autograd/impl/operand.hpp"
+#include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
+#include "kt/core/profiling.hpp"
+#include "kt/functional/impl/layer_norm_kernels.hpp"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace kt {
@@ -36,13 +38,28 @@ Var<T, D> layer_norm(const Var<T, D>& x, const std::vector<std::int64_t>& normal
     KT_REQUIRE(!p->defined() || p->shape() == Shape(normalized_shape), "kt::layer_norm: ",
                p == &weight ? "weight" : "bias", " has shape ", p->defined() ? p->shape().str() : "",
                " but normalized_shape is ", Shape(normalized_shape).str());
-  const Var<T, D> rows = reshape(x, {-1, Shape(normalized_shape).numel()});
-  const Var<T, D> centred = rows - mean(rows, 1, /*keepdim=*/true);
-  const Var<T, D> variance = mean(centred * centred, 1, /*keepdim=*/true);
-  Var<T, D> y = reshape(centred / sqrt(variance + eps), s.dims());
-  if (weight.defined()) y = y * weight;
-  if (bias.defined()) y = y + bias;
-  return y;
+  const std::int64_t n = Shape(normalized_shape).numel();
+  const Tensor<T, D> rows = x.data().reshape({-1, n});
+  const Tensor<T, D> w = weight.defined() ? weight.data() : Tensor<T, D>();
+  const Tensor<T, D> b = bias.defined() ? bias.data() : Tensor<T, D>();
+  impl::LayerNormForward<T, D> fwd = impl::layer_norm_forward(rows, w, b, eps);
+  Tensor<T, D> y = fwd.y.reshape(s.dims());
+  std::vector<Var<T, D>> inputs{x};  // then weight and bias, where defined
+  if (weight.defined()) inputs.push_back(weight);
+  if (bias.defined()) inputs.push_back(bias);
+  return impl::record("kt::layer_norm", y, inputs,
+                      [rows, w, fwd = std::move(fwd), shape = s, normalized_rank = k, has_bias = bias.defined()](
+                          const Tensor<T, D>& g, const impl::Needs& needs) {
+                        const bool need_params = needs[1] || needs[2];
+                        auto grads = impl::layer_norm_backward(g.reshape({rows.size(0), rows.size(1)}), rows, w, fwd,
+                                                               has_bias, need_params);
+                        std::vector<Tensor<T, D>> out{grads.dx.reshape(shape.dims())};
+                        const auto normalized = shape.dims();  // the trailing dims, weight's and bias' shape
+                        const std::vector<std::int64_t> affine(normalized.end() - normalized_rank, normalized.end());
+                        if (w.defined()) out.push_back(grads.dw.reshape(affine));
+                        if (has_bias) out.push_back(grads.db.reshape(affine));
+                        return out;
+                      });
 }
 
 /// The same with Tensors and Vars mixed (a constant Tensor input with trained Var weight and

@@ -2,16 +2,18 @@
 /// \file kt/tensor/softmax.hpp
 /// `kt::softmax` and `kt::log_softmax` of tensors along a dimension (the differentiable forms
 /// are in kt/functional/softmax.hpp). Both subtract the maximum first, so large inputs do not
-/// overflow; 16-bit inputs compute in fp32. Each also takes an execution-space instance first.
+/// overflow; one pass per row, accumulating in fp32 for 16-bit inputs (in double for float)
+/// and rounding once (kt/tensor/impl/softmax_impl.hpp). Each also takes an execution-space
+/// instance first.
 ///
 ///     auto logits = kt::randn<float>({32, 10}, 0);
 ///     auto p = kt::softmax(logits, /*dim=*/1);            // rows sum to 1
 ///     auto logp = kt::log_softmax(exec, logits, -1);      // ordered on the instance exec
 
-#include "kt/tensor/elementwise.hpp"
-#include "kt/tensor/reduce.hpp"
+#include "kt/core/dtype.hpp"
+#include "kt/core/profiling.hpp"
+#include "kt/tensor/impl/softmax_impl.hpp"
 #include "kt/tensor/tensor.hpp"
-#include "kt/tensor/unary.hpp"
 
 namespace kt {
 
@@ -20,8 +22,7 @@ template <class T, class D>
 Tensor<T, D> softmax(const D& exec, const Tensor<T, D>& x, int dim) {
   static_assert(is_floating_dtype_v<T>, "kt::softmax: needs a floating dtype");
   KT_PROFILE_REGION("kt::softmax");
-  const Tensor<T, D> e = exp(exec, sub(exec, x, max(exec, x, dim, /*keepdim=*/true)));
-  return div(exec, e, sum(exec, e, dim, /*keepdim=*/true));
+  return impl::softmax_forward<false>(exec, "kt::softmax", x, dim);
 }
 template <class T, class D>
 Tensor<T, D> softmax(const Tensor<T, D>& x, int dim) { return softmax(D(), x, dim); }
@@ -31,8 +32,7 @@ template <class T, class D>
 Tensor<T, D> log_softmax(const D& exec, const Tensor<T, D>& x, int dim) {
   static_assert(is_floating_dtype_v<T>, "kt::log_softmax: needs a floating dtype");
   KT_PROFILE_REGION("kt::log_softmax");
-  const Tensor<T, D> shifted = sub(exec, x, max(exec, x, dim, /*keepdim=*/true));
-  return sub(exec, shifted, log(exec, sum(exec, exp(exec, shifted), dim, /*keepdim=*/true)));
+  return impl::softmax_forward<true>(exec, "kt::log_softmax", x, dim);
 }
 template <class T, class D>
 Tensor<T, D> log_softmax(const Tensor<T, D>& x, int dim) { return log_softmax(D(), x, dim); }

@@ -1,0 +1,141 @@
+#pragma once
+// softmax and log_softmax along one dimension, forward and backward, one pass per row. A
+// tensor of shape (outer, n, inner) along its middle dimension is outer * inner rows of n
+// elements, `inner` apart. Each row is one thread's: its max, its sums (in sum_acc_t: fp32 for
+// 16-bit dtypes, double for float) and every element computed in compute_t, in index order,
+// and each result rounded to T once. So 16-bit tensors accumulate in fp32, and results are
+// bit-identical whatever the thread count (the order of every operation is fixed by the shape).
+//
+//   softmax:      y = exp(x − m) / s,          s = Σ exp(x − m),  m = max x
+//   log_softmax:  y = x − m − log s
+//   backward:     softmax dx = y (g − Σ g y);  log_softmax dx = g − exp(x − m − log s) Σ g
+
+#include "kt/core/dtype.hpp"
+#include "kt/core/impl/kokkos_compat.hpp"
+#include "kt/core/impl/parallel_for.hpp"
+#include "kt/tensor/impl/reduce_impl.hpp"
+#include "kt/tensor/tensor.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kt::impl {
+
+/// Rows of n elements `inner` apart; row r starts at (r / inner) * n * inner + r % inner.
+struct SoftmaxRows {
+  std::int64_t rows = 0, n = 0, inner = 1;
+  KOKKOS_INLINE_FUNCTION std::int64_t start(std::int64_t r) const { return (r / inner) * n * inner + r % inner; }
+};
+
+inline SoftmaxRows softmax_rows(const char* op, const Shape& shape, int dim) {
+  const int d = normalize_reduce_dim(op, shape, dim);  // a rank-0 tensor is one row of one
+  SoftmaxRows rows;
+  rows.n = shape.rank() > 0 ? shape[d] : 1;
+  rows.inner = shape.rank() > 0 ? shape.stride(d) : 1;
+  rows.rows = rows.n > 0 ? shape.numel() / rows.n : 0;
+  return rows;
+}
+
+/// softmax (Log = false) or log_softmax (Log = true) of x along dim. log_softmax also gives
+/// each row's shift m + log s (`shift`, when not null), from which its backward recomputes the
+/// probabilities exp(x − shift) in compute_t: from the rounded 16-bit output they would be off
+/// by up to exp(ulp/2) — 3% for a bfloat16 log-probability near −8.
+template <bool Log, class T, class D>
+Tensor<T, D> softmax_forward(const D& exec, const char* op, const Tensor<T, D>& x, int dim,
+                             Tensor<compute_t<T>, D>* shift = nullptr) {
+  using C = compute_t<T>;
+  using S = sum_acc_t<T>;
+  const SoftmaxRows rows = softmax_rows(op, x.shape(), dim);
+  Tensor<T, D> y(x.shape(), exec);
+  if (shift != nullptr) *shift = Tensor<C, D>({rows.rows}, exec);
+  const auto in = x.view();
+  const auto out = y.view();
+  const auto shifts = shift != nullptr ? shift->view() : typename Tensor<C, D>::view_type();
+  const bool keep_shift = shift != nullptr;
+  parallel_for(
+      exec, op, rows.rows,
+      KOKKOS_LAMBDA(std::int64_t r) {
+        (void)shifts;  // named before the `if constexpr` (nvcc: see kt/optim/impl/sgd_impl.hpp)
+        (void)keep_shift;
+        const std::int64_t base = rows.start(r), stride = rows.inner;
+        C m = static_cast<C>(in(base));
+        for (std::int64_t i = 1; i < rows.n; ++i) {
+          const C v = static_cast<C>(in(base + i * stride));
+          m = v > m ? v : m;
+        }
+        S s = 0;
+        for (std::int64_t i = 0; i < rows.n; ++i) s += static_cast<S>(KT_KOKKOS_MATH::exp(static_cast<C>(in(base + i * stride)) - m));
+        if constexpr (Log) {
+          const C row_shift = m + static_cast<C>(KT_KOKKOS_MATH::log(s));
+          if (keep_shift) shifts(r) = row_shift;
+          for (std::int64_t i = 0; i < rows.n; ++i)
+            out(base + i * stride) = static_cast<T>(static_cast<C>(in(base + i * stride)) - row_shift);
+        } else {
+          const C inv = static_cast<C>(S(1) / s);
+          for (std::int64_t i = 0; i < rows.n; ++i)
+            out(base + i * stride) = static_cast<T>(KT_KOKKOS_MATH::exp(static_cast<C>(in(base + i * stride)) - m) * inv);
+        }
+      },
+      x.numel());
+  return y;
+}
+
+/// The gradient of softmax along dim from its output y and the output's gradient g:
+/// dx = y (g − Σ g y).
+template <class T, class D>
+Tensor<T, D> softmax_backward(const D& exec, const Tensor<T, D>& y, const Tensor<T, D>& g, int dim) {
+  using C = compute_t<T>;
+  using S = sum_acc_t<T>;
+  const SoftmaxRows rows = softmax_rows("kt::softmax backward", y.shape(), dim);
+  Tensor<T, D> dx(y.shape(), exec);
+  const auto yv = y.view();
+  const auto gv = g.view();
+  const auto out = dx.view();
+  parallel_for(
+      exec, "kt::softmax backward", rows.rows,
+      KOKKOS_LAMBDA(std::int64_t r) {
+        const std::int64_t base = rows.start(r), stride = rows.inner;
+        S s = 0;
+        for (std::int64_t i = 0; i < rows.n; ++i)
+          s += static_cast<S>(static_cast<C>(gv(base + i * stride))) * static_cast<S>(static_cast<C>(yv(base + i * stride)));
+        const C sum = static_cast<C>(s);
+        for (std::int64_t i = 0; i < rows.n; ++i) {
+          const std::int64_t e = base + i * stride;
+          out(e) = static_cast<T>(static_cast<C>(yv(e)) * (static_cast<C>(gv(e)) - sum));
+        }
+      },
+      y.numel());
+  return dx;
+}
+
+/// The gradient of log_softmax along dim from its input x, the rows' shifts (softmax_forward)
+/// and the output's gradient g: dx = g − exp(x − shift) Σ g.
+template <class T, class D>
+Tensor<T, D> log_softmax_backward(const D& exec, const Tensor<T, D>& x, const Tensor<compute_t<T>, D>& shift,
+                                  const Tensor<T, D>& g, int dim) {
+  using C = compute_t<T>;
+  using S = sum_acc_t<T>;
+  const SoftmaxRows rows = softmax_rows("kt::log_softmax backward", x.shape(), dim);
+  Tensor<T, D> dx(x.shape(), exec);
+  const auto xv = x.view();
+  const auto sv = shift.view();
+  const auto gv = g.view();
+  const auto out = dx.view();
+  parallel_for(
+      exec, "kt::log_softmax backward", rows.rows,
+      KOKKOS_LAMBDA(std::int64_t r) {
+        const std::int64_t base = rows.start(r), stride = rows.inner;
+        S s = 0;
+        for (std::int64_t i = 0; i < rows.n; ++i) s += static_cast<S>(static_cast<C>(gv(base + i * stride)));
+        const C sum = static_cast<C>(s), row_shift = sv(r);
+        for (std::int64_t i = 0; i < rows.n; ++i) {
+          const std::int64_t e = base + i * stride;
+          out(e) = static_cast<T>(static_cast<C>(gv(e)) - KT_KOKKOS_MATH::exp(static_cast<C>(xv(e)) - row_shift) * sum);
+        }
+      },
+      x.numel());
+  return dx;
+}
+
+}  // namespace kt::impl
