@@ -15,8 +15,10 @@
 // (KT_BENCH_HAVE_LIBTORCH); without it, the kt rows run alone. The kt side needs kt's
 // training layers (kt/nn, kt/optim) and is skipped when they are absent.
 //
-// Names: train/<widths>/batch:<B>/{kt,libtorch} (SGD-momentum) and
-//        train/<widths>/batch:<B>/adam/{kt,libtorch}.
+// Names: train/<widths>/batch:<B>/{kt,libtorch} (SGD-momentum),
+//        train/<widths>/batch:<B>/adam/{kt,libtorch}, and kt's forward under bf16 autocast
+//        (kt::amp::autocast, fp32 master weights) beside its fp32 step:
+//        train/<widths>/batch:<B>[/adam]/bf16/kt.
 #include "bench_main.hpp"
 #include "bench_reporter.hpp"
 
@@ -26,6 +28,7 @@
 
 #if __has_include("kt/nn/sequential.hpp") && __has_include("kt/optim/sgd.hpp")
 #define KT_BENCH_HAVE_KT_TRAINING 1
+#include <kt/amp/autocast.hpp>
 #include <kt/nn/linear.hpp>
 #include <kt/nn/loss.hpp>
 #include <kt/nn/sequential.hpp>
@@ -79,7 +82,8 @@ void set_counters(benchmark::State& state, const Config& c, double loss) {
 template <class D>
 class KtMlpStep {
 public:
-  KtMlpStep(const std::vector<int>& widths, int batch, const std::string& optimizer, std::uint64_t seed) {
+  KtMlpStep(const std::vector<int>& widths, int batch, const std::string& optimizer, std::uint64_t seed, bool amp)
+      : amp_(amp) {
     for (std::size_t l = 0; l + 1 < widths.size(); ++l) {
       const bool last = l + 2 == widths.size();
       model_.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(widths[l], widths[l + 1])
@@ -105,8 +109,10 @@ public:
 
   void step() {
     optimizer_->zero_grad();
-    kt::Var<float, D> x(x_);
-    loss_ = kt::cross_entropy(model_(x), labels_);
+    {
+      kt::amp::autocast<D> guard(amp_);  // bfloat16 on the host
+      loss_ = kt::cross_entropy(model_(kt::Var<float, D>(x_)), labels_);
+    }
     loss_.backward();
     optimizer_->step();
     Kokkos::fence();
@@ -120,11 +126,12 @@ private:
   kt::Tensor<float, D> x_;
   kt::Tensor<std::int64_t, D> labels_;
   kt::Var<float, D> loss_;
+  bool amp_;
 };
 
 template <class D>
-void bench_kt(benchmark::State& state, Config c, std::string optimizer) {
-  KtMlpStep<D> s(c.widths, c.batch, optimizer, 1);
+void bench_kt(benchmark::State& state, Config c, std::string optimizer, bool amp) {
+  KtMlpStep<D> s(c.widths, c.batch, optimizer, 1, amp);
   for (int i = 0; i < 3; ++i) s.step();  // warm-up: caching allocator, first-touch
   for (auto _ : state) s.step();
   set_counters(state, c, s.last_loss());
@@ -148,7 +155,10 @@ void register_all() {
           ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(kt_bench::min_time(0.3));
 #endif
 #if KT_BENCH_HAVE_KT_TRAINING
-      benchmark::RegisterBenchmark(bench_name(c, optimizer, "kt").c_str(), bench_kt<kt::DefaultDevice>, c, optimizer)
+      benchmark::RegisterBenchmark(bench_name(c, optimizer, "kt").c_str(), bench_kt<kt::DefaultDevice>, c, optimizer, false)
+          ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(kt_bench::min_time(0.3));
+      benchmark::RegisterBenchmark(bench_name(c, optimizer, "bf16/kt").c_str(), bench_kt<kt::DefaultDevice>, c, optimizer,
+                                   true)
           ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(kt_bench::min_time(0.3));
 #endif
     }
@@ -172,18 +182,22 @@ void summary(const kt_bench::Results& r) {
   std::printf("kt's training layers (kt/nn, kt/optim) are not available: the kt columns are empty.\n\n");
 #endif
   std::printf("| MLP | batch | optimizer | LibTorch ms/step | LibTorch samples/s | kt ms/step | kt samples/s | "
-              "kt / LibTorch | target |\n|---|---|---|---|---|---|---|---|---|\n");
+              "kt / LibTorch | target | kt bf16 autocast ms/step | bf16 time / fp32 time |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& optimizer : kOptimizers)
     for (const Config& c : kConfigs) {
       const double ts = r.counter(bench_name(c, optimizer, "libtorch"), "items_per_second");
       const double ks = r.counter(bench_name(c, optimizer, "kt"), "items_per_second");
+      const double bs = r.counter(bench_name(c, optimizer, "bf16/kt"), "items_per_second");
       std::string target;
       if (optimizer == "sgd" && c.mlp() == "784-512-512-10" && c.batch == 256) target = ">= 1.2";
       if (optimizer == "sgd" && c.mlp() == "64-64-64-10" && c.batch == 32) target = ">= 4";
-      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", c.mlp().c_str(), c.batch,
+      if (optimizer == "sgd" && c.mlp() == "784-512-512-10" && c.batch == 256) target += "; bf16 <= 1.1x fp32";
+      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.mlp().c_str(), c.batch,
                   optimizer == "sgd" ? "SGD momentum 0.9" : "Adam", cell("%.3f", 1e3 * c.batch / ts).c_str(),
                   cell("%.0f", ts).c_str(), cell("%.3f", 1e3 * c.batch / ks).c_str(), cell("%.0f", ks).c_str(),
-                  cell("%.2f", ks / ts).c_str(), target.c_str());
+                  cell("%.2f", ks / ts).c_str(), target.c_str(), cell("%.3f", 1e3 * c.batch / bs).c_str(),
+                  cell("%.2f", ks / bs).c_str());
     }
   std::fflush(stdout);
 }

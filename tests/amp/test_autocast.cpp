@@ -1,12 +1,16 @@
-// kt::amp::autocast: matmul and linear on fp32 Vars run in the region's 16-bit dtype and give
-// exactly what the same ops written out with Var::to<>() give (values and fp32 gradients);
-// nesting, the disabled guard, the per-device scope and the cast cache; a model trains under it.
+// kt::amp::autocast: matmul and linear on fp32 Vars run in the region's 16-bit dtype, the ops
+// after them in their inputs' dtype or, on PyTorch's fp32 list, in fp32 — each op's dtype
+// inside and outside the guard — and give exactly what the same ops written out with
+// Var::to<>() give (values and fp32 gradients); nesting, the disabled guard, the per-device
+// scope and the cast cache; a model trains under it.
 
 #include "kt_test.hpp"
 
 #include <kt/amp/autocast.hpp>
 
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -90,6 +94,90 @@ TEST_CASE_TEMPLATE("autocast nests, can be disabled, and caches each parameter's
   kt::sum(kt::linear(manual.x.template to<B>(), manual.w.template to<B>(), manual.b.template to<B>()).template to<float>())
       .backward();
   CHECK(bit_equal(o.w.grad(), manual.w.grad()));
+}
+
+TEST_CASE_TEMPLATE("autocast's op lists: each op's dtype inside and outside the guard", D, KT_DEVICES) {
+  using kt::amp::autocast_dtype;
+  Operands<D> o;
+  const auto target = kt::randint<std::int64_t, D>(0, 4, {6}, 4);
+  // Every op of the lists on h, a result of a 16-bit op (what PyTorch would hold in bf16), and
+  // on f, a plain fp32 Var of h's shape; the dtype PyTorch's autocast gives each result.
+  const kt::Var<float, D> f(kt::randn<float, D>({6, 4}, 5));
+  auto dtypes = [&](const kt::Var<float, D>& h, const kt::Var<float, D>& f) {
+    return std::vector<std::pair<std::string, std::string>>{
+        {"matmul(x, w^T)", autocast_dtype(kt::matmul(o.x, kt::transpose(o.w, 0, 1)))},
+        {"linear(x, w, b)", autocast_dtype(kt::linear(o.x, o.w, o.b))},
+        {"relu(h)", autocast_dtype(kt::relu(h))},
+        {"gelu(h)", autocast_dtype(kt::gelu(h))},
+        {"tanh(h)", autocast_dtype(kt::tanh(h))},
+        {"sigmoid(h)", autocast_dtype(kt::sigmoid(h))},
+        {"abs(h)", autocast_dtype(kt::abs(h))},
+        {"-h", autocast_dtype(-h)},
+        {"h * 2", autocast_dtype(h * 2.0f)},
+        {"h + h", autocast_dtype(h + h)},
+        {"maximum(h, h)", autocast_dtype(kt::maximum(h, h))},
+        {"h + f (widest)", autocast_dtype(h + f)},
+        {"relu(f)", autocast_dtype(kt::relu(f))},
+        {"flatten(h)", autocast_dtype(kt::flatten(h))},
+        {"transpose(h)", autocast_dtype(kt::transpose(h, 0, 1))},
+        {"dropout(h)", autocast_dtype(kt::dropout(h, 0.5, true))},
+        {"exp(h)", autocast_dtype(kt::exp(h))},
+        {"log(relu(h) + 1)", autocast_dtype(kt::log(kt::relu(h) + 1.0f))},
+        {"pow(h, 2)", autocast_dtype(kt::pow(h, 2.0f))},
+        {"sum(h)", autocast_dtype(kt::sum(h))},
+        {"mean(h, 1)", autocast_dtype(kt::mean(h, 1))},
+        {"softmax(h)", autocast_dtype(kt::softmax(h, 1))},
+        {"log_softmax(h)", autocast_dtype(kt::log_softmax(h, 1))},
+        {"layer_norm(h)", autocast_dtype(kt::layer_norm(h, {4}))},
+        {"cross_entropy(h)", autocast_dtype(kt::cross_entropy(h, target))},
+        {"nll_loss(h)", autocast_dtype(kt::nll_loss(h, target))},
+        {"mse_loss(h, h)", autocast_dtype(kt::mse_loss(h, h))},
+    };
+  };
+  const std::vector<std::string> inside = {
+      "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16",
+      "bfloat16", "bfloat16", "float32",  "float32",  "bfloat16", "bfloat16", "bfloat16", "float32",  "float32",
+      "float32",  "float32",  "float32",  "float32",  "float32",  "float32",  "float32",  "float32",  "float32"};
+  kt::Var<float, D> h;
+  std::vector<std::pair<std::string, std::string>> got;
+  {
+    kt::amp::autocast<D, kt::bfloat16> guard;
+    h = kt::linear(o.x, o.w, o.b);
+    got = dtypes(h, f);
+    {
+      kt::amp::autocast<D> off(false);  // a disabled inner guard: everything fp32
+      for (const auto& [op, dtype] : dtypes(h, f)) CHECK_MESSAGE(dtype == "float32", op);
+    }
+    // Nested inside with half: ops on h (a bfloat16 result) run in fp32, new products in half.
+    kt::amp::autocast<D, kt::half> inner;
+    CHECK(autocast_dtype(kt::relu(h)) == "float32");
+    CHECK(autocast_dtype(kt::linear(o.x, o.w, o.b)) == "float16");
+  }
+  REQUIRE(got.size() == inside.size());
+  for (std::size_t i = 0; i < got.size(); ++i) CHECK_MESSAGE(got[i].second == inside[i], got[i].first);
+  // Outside the guard: fp32, also on h, the region's bfloat16 result.
+  for (const auto& [op, dtype] : dtypes(h, f)) CHECK_MESSAGE(dtype == "float32", op);
+}
+
+TEST_CASE_TEMPLATE("ops on autocast results run in 16 bits exactly as written out with to<>()",
+                   D, KT_DEVICES) {
+  Operands<D> a, m;
+  using B = kt::bfloat16;
+  kt::Var<float, D> y;
+  {
+    kt::amp::autocast<D> guard;
+    const auto h = kt::linear(a.x, a.w, a.b);
+    y = kt::sigmoid(kt::relu(h) * 3.0f - h) + kt::matmul(h, kt::matmul(kt::transpose(h, 0, 1), kt::gelu(h)));
+  }
+  const auto hm = kt::linear(m.x.template to<B>(), m.w.template to<B>(), m.b.template to<B>());
+  const auto ym =
+      (kt::sigmoid(kt::relu(hm) * 3.0f - hm) + kt::matmul(hm, kt::matmul(kt::transpose(hm, 0, 1), kt::gelu(hm))))
+          .template to<float>();
+  CHECK(bit_equal(y.data(), ym.data()));
+  kt::sum(y).backward();
+  kt::sum(ym).backward();
+  CHECK(bit_equal(a.w.grad(), m.w.grad()));
+  CHECK(bit_equal(a.b.grad(), m.b.grad()));
 }
 
 #if defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)

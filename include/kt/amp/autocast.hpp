@@ -1,18 +1,28 @@
 #pragma once
 /// \file kt/amp/autocast.hpp
-/// `kt::amp::autocast<D>`: inside the guard, matmul and linear (and the layers built on them,
-/// nn::Linear) on fp32 Vars of device D run in a 16-bit dtype — bfloat16 by default on host
-/// devices, half on Cuda, as PyTorch — with fp32 accumulation, and return fp32. Parameters
-/// stay fp32 (master weights); each parameter is cast once per region (cached), and backward
-/// runs each op in the precision its forward used, the gradients flowing back to fp32 through
-/// the casts. Everything else (losses, softmax, reductions, elementwise ops) runs in fp32.
+/// `kt::amp::autocast<D>` (`torch.autocast`): inside the guard, ops on fp32 Vars of device D
+/// follow PyTorch's autocast rules in a 16-bit dtype — bfloat16 by default on host devices,
+/// half on Cuda, as PyTorch — with fp32 accumulation:
+///  - matmul, linear (nn::Linear too) run in the 16-bit dtype;
+///  - exp, log, pow, sum, mean, softmax, log_softmax, layer_norm, cross_entropy, nll_loss and
+///    mse_loss run in fp32;
+///  - the other ops (activations, arithmetic, shape ops, dropout, ...) run in their inputs'
+///    dtype, the widest one when the inputs differ: 16 bits on results of 16-bit ops, fp32 on
+///    anything that is fp32.
+/// kt's types are static, so a 16-bit result comes back as a Var<float> holding its exact
+/// widening and carrying the 16-bit Var with it; the next op in the region continues from that
+/// in 16 bits, and what it saves for backward is 16-bit. `kt::amp::autocast_dtype(v)` tells the
+/// dtype PyTorch would give v. Parameters stay fp32 (master weights); each parameter is cast
+/// once per region (cached), and backward runs each op in the precision its forward used, the
+/// gradients flowing back to fp32 through the casts.
 ///
 ///     for (auto [x, y] : loader) {
 ///       opt.zero_grad();
 ///       kt::Var<float> loss;
 ///       {
 ///         kt::amp::autocast<D> guard;                  // torch.autocast(device_type, torch.bfloat16)
-///         loss = kt::cross_entropy(model(x), y);
+///         auto logits = model(x);                      // autocast_dtype(logits) == "bfloat16"
+///         loss = kt::cross_entropy(logits, y);         // fp32
 ///       }
 ///       scaler.scale(loss).backward();                 // fp16 wants the GradScaler; bf16 does not
 ///       scaler.step(opt);
@@ -23,16 +33,19 @@
 /// its scope); the cast cache is dropped when the outermost guard ends. As in PyTorch, wrap the
 /// forward pass and the loss, not the backward or the optimizer step (a cached cast is renewed
 /// after a backward has freed it, so a guard around a whole loop still sees updated weights).
-///
-/// Differences from PyTorch, from kt's static types: an op keeps its dtype, so `linear` under
-/// autocast returns fp32 (its 16-bit result cast back), not a 16-bit tensor; an activation fused
-/// into nn::Linear runs in 16 bits, a separate activation layer in fp32.
+/// Outside the guard every op runs in fp32 again. Differences from PyTorch: max/min reductions
+/// give fp32 (the same values); an op on two 16-bit results of different dtypes (nested guards
+/// of both kinds) runs in fp32.
 
+#include "kt/autograd/impl/autocast_twin.hpp"
+#include "kt/autograd/var.hpp"
 #include "kt/core/bfloat16.hpp"
 #include "kt/core/device.hpp"
+#include "kt/core/dtype.hpp"
 #include "kt/core/half.hpp"
 #include "kt/core/impl/autocast_state.hpp"
 
+#include <string>
 #include <type_traits>
 
 namespace kt::amp {
@@ -66,5 +79,14 @@ public:
 private:
   impl::AutocastDtype previous_;
 };
+
+/// The dtype PyTorch's autocast would give v (`v.dtype`): "bfloat16" or "float16" when an op
+/// under autocast computed v in 16 bits (kt holds its exact widening in v), else v's own dtype.
+template <class T, class D>
+std::string autocast_dtype(const Var<T, D>& v) {
+  if (impl::twin_of<bfloat16>(v).defined()) return dtype_name<bfloat16>();
+  if (impl::twin_of<half>(v).defined()) return dtype_name<half>();
+  return dtype_name<T>();
+}
 
 }  // namespace kt::amp

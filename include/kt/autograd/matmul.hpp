@@ -32,10 +32,11 @@ auto matmul(const A& a_, const B& b_) {
   using D = typename V::device_type;
   const V a = impl::as_var<V>(a_), b = impl::as_var<V>(b_);
   impl::require_defined("kt::matmul", {a, b});
-  V autocast_result;  // kt::amp::autocast: the product in 16 bits, the result back in fp32
-  if (impl::with_autocast_dtype<T, D>([&](auto h) {
+  V autocast_result;  // kt::amp::autocast: the product in 16 bits, widened with its 16-bit twin
+  if (impl::in_autocast_region<T, D>([&](auto h) {
         using H = decltype(h);
-        autocast_result = matmul(impl::autocast_cast<H>(a), impl::autocast_cast<H>(b)).template to<float>();
+        autocast_result = impl::widen_with_twin(matmul(impl::autocast_cast<H>(a), impl::autocast_cast<H>(b)));
+        return true;
       }))
     return autocast_result;
   return impl::record("kt::matmul", matmul(a.data(), b.data()), {a, b},

@@ -2,12 +2,14 @@
 /// \file kt/autograd/shape_ops.hpp
 /// Differentiable reshaping and reordering of a kt::Var: `reshape`, `flatten`, `slice`,
 /// `select` (row i), `transpose`, `permute`. Reshapes share storage with their input, as
-/// the tensor versions do; their gradients are reshapes of the output's gradient.
+/// the tensor versions do; their gradients are reshapes of the output's gradient. Under
+/// kt::amp::autocast they move a 16-bit result's twin along (kt/autograd/impl/autocast_twin.hpp).
 ///
 ///     kt::Var<float> x(kt::randn<float>({4, 3, 2}, 0), true);
 ///     auto y = kt::flatten(kt::transpose(x, 0, 2), 1);   // (2, 12)
 ///     kt::sum(kt::slice(y, 0, 1)).backward();             // ones where y's first row came from
 
+#include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/impl/shape_grad.hpp"
 #include "kt/autograd/var.hpp"
@@ -24,6 +26,7 @@ namespace kt {
 template <class T, class D>
 Var<T, D> reshape(const Var<T, D>& a, const std::vector<std::int64_t>& dims) {
   impl::require_defined("kt::reshape", {a});
+  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return reshape(t, dims); }, a)) return result;
   return impl::record("kt::reshape", a.data().reshape(dims), {a},
                       [shape = a.shape()](const Tensor<T, D>& g, const impl::Needs&) {
                         return std::vector<Tensor<T, D>>{g.reshape(shape.dims())};
@@ -34,6 +37,7 @@ Var<T, D> reshape(const Var<T, D>& a, const std::vector<std::int64_t>& dims) {
 template <class T, class D>
 Var<T, D> flatten(const Var<T, D>& a, int start_dim = 0, int end_dim = -1) {
   impl::require_defined("kt::flatten", {a});
+  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return flatten(t, start_dim, end_dim); }, a)) return result;
   return impl::record("kt::flatten", a.data().flatten(start_dim, end_dim), {a},
                       [shape = a.shape()](const Tensor<T, D>& g, const impl::Needs&) {
                         return std::vector<Tensor<T, D>>{g.reshape(shape.dims())};
@@ -44,6 +48,7 @@ Var<T, D> flatten(const Var<T, D>& a, int start_dim = 0, int end_dim = -1) {
 template <class T, class D>
 Var<T, D> slice(const Var<T, D>& a, std::int64_t begin, std::int64_t end) {
   impl::require_defined("kt::slice", {a});
+  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return slice(t, begin, end); }, a)) return result;
   Tensor<T, D> out = a.data().slice(begin, end);
   const std::int64_t n = a.size(0);
   const std::int64_t b = begin < 0 ? begin + n : begin, e = end < 0 ? end + n : end;
@@ -56,6 +61,7 @@ Var<T, D> slice(const Var<T, D>& a, std::int64_t begin, std::int64_t end) {
 template <class T, class D>
 Var<T, D> select(const Var<T, D>& a, std::int64_t i) {
   impl::require_defined("kt::select", {a});
+  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return select(t, i); }, a)) return result;
   Tensor<T, D> out = a.data()[i];
   const std::int64_t k = i < 0 ? i + a.size(0) : i;
   return impl::record("kt::select", out, {a}, [shape = a.shape(), k](const Tensor<T, D>& g, const impl::Needs&) {
@@ -67,6 +73,7 @@ Var<T, D> select(const Var<T, D>& a, std::int64_t i) {
 template <class T, class D>
 Var<T, D> permute(const Var<T, D>& a, const std::vector<int>& dims) {
   impl::require_defined("kt::permute", {a});
+  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return permute(t, dims); }, a)) return result;
   const auto perm = impl::normalize_permutation("kt::permute", a.shape(), dims);
   std::vector<int> inverse(perm.size());
   for (std::size_t k = 0; k < perm.size(); ++k) inverse[static_cast<std::size_t>(perm[k])] = static_cast<int>(k);
@@ -80,6 +87,7 @@ Var<T, D> permute(const Var<T, D>& a, const std::vector<int>& dims) {
 template <class T, class D>
 Var<T, D> transpose(const Var<T, D>& a, int dim0, int dim1) {
   impl::require_defined("kt::transpose", {a});
+  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return transpose(t, dim0, dim1); }, a)) return result;
   return impl::record("kt::transpose", transpose(a.data(), dim0, dim1), {a},
                       [dim0, dim1](const Tensor<T, D>& g, const impl::Needs&) {
                         return std::vector<Tensor<T, D>>{transpose(g, dim0, dim1)};

@@ -153,6 +153,11 @@ private:
 
   Tensor<T, D> value_;                         // copies share storage, as they share impl_
   std::shared_ptr<impl::VarImpl<T, D>> impl_;  // gradient and producer; the graph holds this only
+  // kt::amp::autocast: the 16-bit Var (a Var<half or bfloat16, D>) that an op under autocast
+  // computed, of which value_ is the exact widening; ops later in the region continue from it
+  // in 16 bits (kt/autograd/impl/autocast_twin.hpp). Held by the handle, not by the state the
+  // graph keeps, so a 16-bit intermediate dies with the last handle too.
+  std::shared_ptr<const impl::AutocastTwinBase> twin_;
 };
 
 /// Prints the value, then `grad_fn=<name>` or `requires_grad=true` like PyTorch.

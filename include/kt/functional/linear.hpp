@@ -34,12 +34,14 @@ auto linear(const X& x_, const W& w_, const B& b_, Activation act = Activation::
   const V b = impl::is_tensor_v<B> && !impl::value_of(b_).defined() ? V() : V(impl::as_var<V>(b_));
   impl::require_defined("kt::linear", {x, w});
   // kt::amp::autocast: the GEMM and epilogue in 16 bits (what backward saves is 16-bit too),
-  // the result back in fp32 (kt's types are static: the op keeps its dtype).
+  // the result widened to fp32 with its 16-bit twin (kt/autograd/impl/autocast_twin.hpp).
   V autocast_result;
-  if (impl::with_autocast_dtype<T, D>([&](auto h) {
+  if (impl::in_autocast_region<T, D>([&](auto h) {
         using H = decltype(h);
         const Var<H, D> bh = b.defined() ? impl::autocast_cast<H>(b) : Var<H, D>();
-        autocast_result = kt::linear(impl::autocast_cast<H>(x), impl::autocast_cast<H>(w), bh, act).template to<float>();
+        autocast_result =
+            impl::widen_with_twin(kt::linear(impl::autocast_cast<H>(x), impl::autocast_cast<H>(w), bh, act));
+        return true;
       }))
     return autocast_result;
   const bool has_bias = b.defined();

@@ -4,6 +4,7 @@
 // gradient as a tensor expression of (g, x, y, out), where x and y are tensors or scalars —
 // summed back to the operand's shape. A rule saves for backward only what its formulas read.
 
+#include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/impl/grad_kernels.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
@@ -115,6 +116,11 @@ auto var_binary(const char* name, const A& a, const B& b) {
   } else {
     if constexpr (is_var_v<A>) require_defined(name, {a});
     if constexpr (is_var_v<B>) require_defined(name, {b});
+    if constexpr (!autocast_in_fp32_v<typename Rule::Op>) {  // kt::amp::autocast: both operands 16-bit twins
+      if (V result; run_on_twins<T, D>(result, [&](const auto& x, const auto& y) { return var_binary<Rule>(name, x, y); },
+                                       a, b))
+        return result;
+    }
     const auto& x = value_of(a);
     const auto& y = value_of(b);
     Tensor<T, D> out = binary<typename Rule::Op>(name, D(), x, y);

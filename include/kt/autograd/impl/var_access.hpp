@@ -14,12 +14,22 @@ namespace kt::impl {
 
 template <class T, class D>
 struct VarImpl;
+struct AutocastTwinBase;  // kt/autograd/impl/autocast_twin.hpp
 
 struct VarAccess {
   /// The autograd state (what the graph refers to).
   template <class T, class D>
   static const std::shared_ptr<VarImpl<T, D>>& state(const Var<T, D>& v) {
     return v.impl_;
+  }
+  /// The 16-bit twin a Var carries under autocast (type-erased; kt/autograd/impl/autocast_twin.hpp).
+  template <class T, class D>
+  static const std::shared_ptr<const AutocastTwinBase>& twin(const Var<T, D>& v) {
+    return v.twin_;
+  }
+  template <class T, class D>
+  static void set_twin(Var<T, D>& v, std::shared_ptr<const AutocastTwinBase> twin) {
+    v.twin_ = std::move(twin);
   }
   /// A Var of `value` with the autograd state `state` (an op's output).
   template <class T, class D, class Value>
