@@ -1,11 +1,13 @@
 # cmake -DSOURCE=... -DBINARY=... -DKOKKOS_DIR=... -P build_sanitized.cmake: configures kt with
-# -fsanitize=address,undefined (UB is fatal) and builds the data, tensor and io test binaries.
+# -fsanitize=address,undefined (UB is fatal) and builds the data, tensor and io test binaries,
+# each layer as one translation unit (instrumented code compiles slowly; the test files of a
+# layer instantiate the same templates).
 include("${CMAKE_CURRENT_LIST_DIR}/../script_args.cmake")
 kt_require_script_args(build_sanitized.cmake SOURCE BINARY KOKKOS_DIR)
 execute_process(
   COMMAND "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${BINARY}" -DCMAKE_BUILD_TYPE=Release
     "-DKokkos_DIR=${KOKKOS_DIR}" -DKT_ENABLE_TESTS=ON -DKT_ENABLE_EXAMPLES=OFF -DKT_ENABLE_BENCHMARKS=OFF
-    -DKT_SANITIZE_CHECK=OFF "-DKT_FASHION_MNIST_DIR=${FASHION_MNIST}"
+    -DKT_SANITIZE_CHECK=OFF -DKT_TEST_UNITY_BUILD=ON "-DKT_FASHION_MNIST_DIR=${FASHION_MNIST}"
     "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
     "-DKT_TEST_EXTRA_ENV=ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1|UBSAN_OPTIONS=print_stacktrace=1"
   RESULT_VARIABLE configured)

@@ -56,8 +56,6 @@ Tensor<T, D> softmax_forward(const D& exec, const char* op, const Tensor<T, D>& 
   parallel_for(
       exec, op, rows.rows,
       KOKKOS_LAMBDA(std::int64_t r) {
-        (void)shifts;  // named before the `if constexpr` (nvcc: see kt/optim/impl/sgd_impl.hpp)
-        (void)keep_shift;
         const std::int64_t base = rows.start(r), stride = rows.inner;
         C m = static_cast<C>(in(base));
         for (std::int64_t i = 1; i < rows.n; ++i) {
@@ -66,7 +64,7 @@ Tensor<T, D> softmax_forward(const D& exec, const char* op, const Tensor<T, D>& 
         }
         S s = 0;
         for (std::int64_t i = 0; i < rows.n; ++i) s += static_cast<S>(KT_KOKKOS_MATH::exp(static_cast<C>(in(base + i * stride)) - m));
-        if constexpr (Log) {
+        if (Log) {  // not `if constexpr`: nvcc's lambdas cannot first capture inside one
           const C row_shift = m + static_cast<C>(KT_KOKKOS_MATH::log(s));
           if (keep_shift) shifts(r) = row_shift;
           for (std::int64_t i = 0; i < rows.n; ++i)
