@@ -2,6 +2,8 @@
 
 #include <kt/backend/gemm.hpp>
 
+#include <array>
+
 namespace {
 
 // A row-major problem over host vectors, its naive double-precision reference and a runner.
@@ -193,17 +195,20 @@ TEST_CASE("deterministic mode is bit-identical across runs, devices and thread c
   kt::tuning::set_benchmark(false);
 }
 
-TEST_CASE("the heuristic sends skinny products (m, n or k < 32) to Eigen") {
-  if (!kt::impl::have_eigen_gemm) return;
+TEST_CASE("the heuristic sends host products to BLAS, else Eigen, and small ones to one thread") {
   auto choose = [](std::int64_t m, std::int64_t n, std::int64_t k) {
     kt::GemmProblem<float> p;
     p.m = m, p.n = n, p.k = k;
-    return kt::impl::gemm_heuristic<kt::DefaultDevice>(p, 2).backend;
+    return kt::impl::gemm_heuristic<Kokkos::DefaultHostExecutionSpace>(p, 2);
   };
-  CHECK(choose(256, 10, 512) == kt::GemmBackend::Eigen);  // a classifier's forward
-  CHECK(choose(10, 512, 256) == kt::GemmBackend::Eigen);  // its dw
-  CHECK(choose(256, 512, 10) == kt::GemmBackend::Eigen);  // its dx = dz · w, k = 10
-  if (kt::impl::have_blas_gemm) CHECK(choose(256, 512, 784) == kt::GemmBackend::Blas);
+  const auto library = kt::impl::have_blas_gemm    ? kt::GemmBackend::Blas
+                       : kt::impl::have_eigen_gemm ? kt::GemmBackend::Eigen
+                                                   : kt::GemmBackend::Kokkos;
+  // A 784-512-512-10 classifier's products, skinny ones (m, n or k = 10) included.
+  for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{256, 512, 784}, {256, 10, 512}, {10, 512, 256}, {256, 512, 10}})
+    CHECK(choose(m, n, k).backend == library);
+  CHECK(choose(64, 64, 64).threads == 2);  // 0.52 MFLOP
+  CHECK(choose(32, 512, 10).threads == 1);  // 0.33 MFLOP
 }
 
 #if defined(KT_ENABLE_CBLAS) && defined(KT_CBLAS_IS_OPENBLAS) && defined(_OPENMP) && defined(KOKKOS_ENABLE_OPENMP)
@@ -217,7 +222,8 @@ TEST_CASE("a BLAS GEMM runs on the requested threads and leaves the caller's thr
     {
       const kt::impl::BlasThreadScope scope(1);
       CHECK(openblas_get_num_threads() == 1);
-      CHECK(omp_get_max_threads() == 1);
+      // (OpenBLAS' OpenMP build sets its count through OpenMP's; a pthreads build leaves it)
+      if (kt::impl::blas_threading() == kt::impl::BlasThreading::OpenMP) CHECK(omp_get_max_threads() == 1);
     }
     CHECK(openblas_get_num_threads() == 2);
     CHECK(omp_get_max_threads() == 2);
@@ -240,5 +246,71 @@ TEST_CASE("a BLAS GEMM runs on the requested threads and leaves the caller's thr
   run(2);
   CHECK(omp_get_max_threads() == 3);
   omp_set_num_threads(omp_before);
+}
+#endif
+
+TEST_CASE("a GEMM cut into pieces for kt's threads writes every element of C exactly once") {
+  // Each piece runs alone with beta = 1 on the same C: an element two pieces shared would be
+  // accumulated twice, one no piece covered would keep C's old value.
+  struct Shape {
+    std::int64_t m, n, k, batch;
+    kt::Transpose ta, tb;
+  };
+  for (const Shape s : {Shape{100, 37, 9, 1, N, N}, Shape{37, 100, 9, 1, Tr, Tr}, Shape{64, 64, 5, 1, Tr, N},
+                        Shape{33, 200, 7, 1, N, Tr}, Shape{10, 12, 6, 5, N, N}, Shape{5, 3, 4, 2, Tr, Tr}}) {
+    for (int threads = 1; threads <= 7; ++threads) {
+      CAPTURE(s.m);
+      CAPTURE(s.n);
+      CAPTURE(s.batch);
+      CAPTURE(threads);
+      Case<double> c(s.m, s.n, s.k, s.batch, s.ta, s.tb, 1.5, 1);
+      const auto want = c.reference();
+      auto out = c.c;
+      const auto p = c.problem(c.a.data(), c.b.data(), out.data());
+      const int pieces = kt::impl::gemm_piece_count(p, threads);
+      CHECK(pieces >= 1);
+      CHECK(pieces <= threads);
+      if (s.batch >= threads) CHECK(pieces == threads);  // batch entries split first
+      for (int i = 0; i < pieces; ++i) {
+        const auto q = kt::impl::gemm_piece(p, i, pieces);
+        CHECK_FALSE(q.empty());
+        CHECK(q.k == p.k);
+        kt::gemm(kt::Serial(), q, kt::GemmOptions().backend(kt::GemmBackend::Kokkos));
+      }
+      CHECK(kt_test::all_close(out, want, 1e-12));
+    }
+  }
+  // Cuts fall on whole units of rows or columns: no piece thinner than one unit.
+  kt::GemmProblem<float> wide;
+  wide.m = 40, wide.n = 1000, wide.k = 1;
+  CHECK(kt::impl::gemm_piece_count(wide, 64) == 32);  // ceil(1000 / 32) columns' units
+  CHECK(kt::impl::gemm_piece(wide, 0, 32).n == kt::impl::kGemmSplitUnit);
+  CHECK(kt::impl::gemm_piece(wide, 31, 32).n == 1000 - 31 * kt::impl::kGemmSplitUnit);
+}
+
+#if defined(KT_ENABLE_CBLAS)
+TEST_CASE_TEMPLATE("BLAS calls on pieces, one per kt thread, match a double reference", T, float, double) {
+  // The path taken with a BLAS that has a pool of its own (OpenBLAS' pthreads build), whichever
+  // library this process loaded.
+  const kt::impl::BlasThreadScope one_thread(1);
+  for (int pieces : {2, 3, 4}) {
+    for (const auto& c : {Case<T>(130, 70, 33, 1, N, Tr, 0.5, 0.25), Case<T>(50, 170, 40, 1, Tr, N),
+                          Case<T>(20, 30, 10, 4, Tr, Tr, 1, 1)}) {
+      CAPTURE(pieces);
+      CAPTURE(c.m);
+      auto out = c.c;
+      const auto p = c.problem(c.a.data(), c.b.data(), out.data());
+      kt::impl::gemm_blas_pieces(p, std::min(pieces, kt::impl::gemm_piece_count(p, pieces)));
+      CHECK(kt_test::all_close(out, c.reference(), kt_test::tolerance<T>() * std::sqrt(double(c.k) + 1)));
+    }
+  }
+}
+
+TEST_CASE("the linked BLAS threads the way the test run expects") {
+  // ctest runs this binary once more against OpenBLAS' pthreads build (tests/CMakeLists.txt)
+  // and says so in KT_TEST_BLAS_THREADING: that run really took the pieces path.
+  const std::string threading = kt::impl::to_string(kt::impl::blas_threading());
+  MESSAGE("the linked BLAS threads with: " << threading);
+  if (const char* expected = std::getenv("KT_TEST_BLAS_THREADING")) CHECK(threading == expected);
 }
 #endif

@@ -1,24 +1,18 @@
 #pragma once
 // GEMM through a CBLAS library found at configure time (KT_ENABLE_CBLAS), for host memory and
-// float/double. kt links OpenBLAS' OpenMP build so its threads are the same OpenMP pool as
-// Kokkos' and never oversubscribe the cores; the thread count is set per call, and the
-// caller's OpenBLAS and OpenMP thread counts restored after it.
+// float/double. With OpenBLAS' OpenMP build (the one kt's CMake prefers) the library threads
+// the call on Kokkos' own OpenMP pool, its thread count set per call and the caller's counts
+// restored after it. With a BLAS that has a pool of its own (OpenBLAS' pthreads build, other
+// CBLAS) or none, kt cuts the product into pieces (kt/backend/impl/gemm_split.hpp) and runs
+// one single-threaded library call per piece on its OpenMP threads: the two pools never
+// oversubscribe the cores (kt/backend/impl/blas_threads.hpp).
 
 #include "kt/backend/gemm_problem.hpp"
+#include "kt/backend/impl/blas_threads.hpp"
+#include "kt/backend/impl/gemm_split.hpp"
 #include "kt/core/error.hpp"
 
 #if defined(KT_ENABLE_CBLAS)
-// OpenBLAS' headers declare a global `typedef uint16_t bfloat16;`, which would make
-// `bfloat16` ambiguous for anyone who writes `using kt::bfloat16;` or `using namespace kt;`.
-// Give it another name while the header is read.
-#define bfloat16 kt_openblas_bfloat16
-#include <cblas.h>
-#undef bfloat16
-
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-
 #include <type_traits>
 
 namespace kt::impl {
@@ -31,56 +25,9 @@ using blas_int = blasint;  // OpenBLAS' integer (64-bit in its ILP64 builds)
 using blas_int = int;
 #endif
 
-/// Runs the BLAS calls of its lifetime on `threads` threads and gives the caller back both
-/// OpenBLAS' thread count and its own omp_get_max_threads() afterwards. OpenBLAS' OpenMP build
-/// implements openblas_set_num_threads(n) as omp_set_num_threads(n) on the calling thread,
-/// re-syncs its count to omp_get_max_threads() inside each call unless that count is 1, and
-/// forks with the caller's OpenMP setting. So the count is compared with the current values
-/// (not a cached one, which the caller, LibTorch or OpenBLAS itself may have changed since: a
-/// "1-thread" call then ran on 2 threads), and both settings are restored on the way out (a
-/// count of 1 left behind would pin the application's own BLAS calls to one thread).
-class BlasThreadScope {
-public:
-  explicit BlasThreadScope(int threads) {
-#if defined(KT_CBLAS_IS_OPENBLAS)
-    saved_blas_threads_ = openblas_get_num_threads();
-    bool differs = saved_blas_threads_ != threads;
-#if defined(_OPENMP)
-    saved_omp_threads_ = omp_get_max_threads();
-    const bool omp_build = openblas_get_parallel() == 2;  // 0 serial, 1 pthreads, 2 OpenMP
-    differs = differs || (omp_build && saved_omp_threads_ != threads);
-#endif
-    if (differs) {
-      openblas_set_num_threads(threads);
-      changed_ = true;
-    }
-#else
-    (void)threads;
-#endif
-  }
-  ~BlasThreadScope() {
-#if defined(KT_CBLAS_IS_OPENBLAS)
-    if (!changed_) return;
-    if (openblas_get_num_threads() != saved_blas_threads_) openblas_set_num_threads(saved_blas_threads_);
-#if defined(_OPENMP)
-    if (omp_get_max_threads() != saved_omp_threads_) omp_set_num_threads(saved_omp_threads_);
-#endif
-#endif
-  }
-  BlasThreadScope(const BlasThreadScope&) = delete;
-  BlasThreadScope& operator=(const BlasThreadScope&) = delete;
-
-private:
-  [[maybe_unused]] int saved_blas_threads_ = 0;
-  [[maybe_unused]] int saved_omp_threads_ = 0;
-  [[maybe_unused]] bool changed_ = false;
-};
-
+/// One CBLAS call per batch entry of p, on whatever threads the library is set to use.
 template <class T>
-void gemm_blas(const GemmProblem<T>& p, int threads) {
-  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
-                "kt::impl::gemm_blas: float and double only");
-  const BlasThreadScope thread_scope(threads);
+void gemm_blas_calls(const GemmProblem<T>& p) {
   const auto ta = p.trans_a == Transpose::Yes ? CblasTrans : CblasNoTrans;
   const auto tb = p.trans_b == Transpose::Yes ? CblasTrans : CblasNoTrans;
   const auto m = static_cast<blas_int>(p.m), n = static_cast<blas_int>(p.n), k = static_cast<blas_int>(p.k);
@@ -94,6 +41,26 @@ void gemm_blas(const GemmProblem<T>& p, int threads) {
     else
       cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, p.alpha, a, lda, b, ldb, p.beta, c, ldc);
   }
+}
+
+/// p cut into `pieces` (kt/backend/impl/gemm_split.hpp), one library call per piece on kt's
+/// OpenMP threads; the caller has set the library to one thread.
+template <class T>
+void gemm_blas_pieces(const GemmProblem<T>& p, int pieces) {
+#if defined(_OPENMP)
+#pragma omp parallel for num_threads(pieces) schedule(static, 1)
+#endif
+  for (int i = 0; i < pieces; ++i) gemm_blas_calls(gemm_piece(p, i, pieces));
+}
+
+template <class T>
+void gemm_blas(const GemmProblem<T>& p, int threads) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
+                "kt::impl::gemm_blas: float and double only");
+  const BlasThreadScope one_thread(1);  // a pool of the library's own stays asleep
+  const int pieces = gemm_piece_count(p, threads);
+  if (pieces == 1) gemm_blas_calls(p);
+  else gemm_blas_pieces(p, pieces);
 }
 
 }  // namespace kt::impl

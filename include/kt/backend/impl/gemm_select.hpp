@@ -52,22 +52,21 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
   return out;
 }
 
-/// The heuristic used without benchmark mode. Small products run on one thread (a parallel
-/// fork-join costs more than it saves below ~2 MFLOP); skinny ones (m, n or k < 32, e.g. a
-/// classifier's last layer, or its backward dx = dz · w with k = 10 outputs) go to Eigen,
-/// which handles them better than OpenBLAS here (256x512x10 with k = 10: Eigen 37 GFLOP/s,
-/// OpenBLAS 20, 2 threads); the rest to BLAS. Figures behind these thresholds:
-/// docs/performance.md.
+/// The heuristic used without benchmark mode. Products under 0.5 MFLOP run on one thread
+/// (below that a fork-join costs more than the second thread saves: 64³ is 1.45x faster on 2
+/// threads, 32x512x10 the same). Host float products go to BLAS when kt has one — threaded by
+/// kt on its own pool, it won at every MLP shape, skinny ones included (256x512x10, k = 10:
+/// 20.9 µs vs Eigen's 41; 10x512x256: 14.8 vs 43) — else to Eigen, else to kt's kernel.
+/// Figures behind these choices: docs/performance.md.
 template <class Exec, class T>
 GemmChoice gemm_heuristic(const GemmProblem<T>& p, int concurrency) {
-  const int threads = p.flops() < 2.0e6 ? 1 : concurrency;
+  const int threads = p.flops() < 0.5e6 ? 1 : concurrency;
   if constexpr (is_cuda_v<Exec>) {
     return {GemmBackend::Cublas, concurrency, 0};
   } else {
     if constexpr (host_library_runs_v<Exec, T>) {
-      const bool skinny = p.n < 32 || p.m < 32 || p.k < 32;
-      if (have_eigen_gemm && (skinny || !have_blas_gemm)) return {GemmBackend::Eigen, threads, 0};
       if (have_blas_gemm) return {GemmBackend::Blas, threads, 0};
+      if (have_eigen_gemm) return {GemmBackend::Eigen, threads, 0};
     }
     return {GemmBackend::Kokkos, threads, 0};
   }
