@@ -17,7 +17,7 @@
 // the train loss, test accuracy, samples/s and epoch time, then a JSON run summary.
 //
 //   OMP_PROC_BIND=false ./build/examples/fashion_mnist/fashion_mnist [--epochs 10]
-//       [--device auto|serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers 2]
+//       [--device auto|serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers auto]
 //       [--seed 0] [--limit N] [--data DIR] [--summary PATH] [--profile TRACE.json]
 //       [--save RUN.safetensors] [--resume RUN.safetensors] [--amp none|bf16|fp16]
 //       [--distributed]
@@ -68,7 +68,7 @@ struct Config {
   int epochs = 10;
   int threads = -1;  // -1: Kokkos' default (OMP_NUM_THREADS or all cores)
   std::int64_t batch_size = 256;
-  int workers = 2;
+  int workers = -1;  // -1: "auto", kt::recommended_num_workers<D>() (kt/data/worker_count.hpp)
   std::uint64_t seed = 0;
   std::int64_t limit = 0;  // train on the first `limit` samples only (0: all)
   std::string profile;     // non-empty: profile the training, print the table, write this Chrome trace
@@ -91,7 +91,7 @@ struct EpochResult {
 
 std::string usage() {
   return "usage: fashion_mnist [--epochs N] [--device auto|serial|openmp|cuda] [--threads N]\n"
-         "                     [--batch-size N] [--workers N] [--seed N] [--limit N]\n"
+         "                     [--batch-size N] [--workers N|auto] [--seed N] [--limit N]\n"
          "                     [--data DIR] [--summary PATH|none] [--profile TRACE.json]\n"
          "                     [--save RUN.safetensors] [--resume RUN.safetensors] [--amp none|bf16|fp16]\n"
          "                     [--distributed] (under mpirun; global --batch-size split over the ranks)\n"
@@ -137,7 +137,7 @@ Config parse(int argc, char* argv[]) {
     else if (arg == "--device") c.device = value;
     else if (arg == "--threads") c.threads = static_cast<int>(to_int(arg, value, 1));
     else if (arg == "--batch-size") c.batch_size = to_int(arg, value, 1);
-    else if (arg == "--workers") c.workers = static_cast<int>(to_int(arg, value, 0));
+    else if (arg == "--workers") c.workers = value == "auto" ? -1 : static_cast<int>(to_int(arg, value, 0));
     else if (arg == "--seed") c.seed = static_cast<std::uint64_t>(to_int(arg, value, 0));
     else if (arg == "--limit") c.limit = to_int(arg, value, 1);
     else if (arg == "--data") c.data = value;
@@ -230,7 +230,8 @@ std::string format(const char* fmt, Args... args) {
 }
 
 template <class D>
-int run(const Config& c, const std::string& summary_path, const Ranks& ranks) {
+int run(Config c, const std::string& summary_path, const Ranks& ranks) {
+  if (c.workers < 0) c.workers = kt::recommended_num_workers<D>();
   std::ostream null_stream(nullptr);  // what the other ranks print to
   std::ostream& out = ranks.main() ? std::cout : null_stream;
   out << "fashion_mnist on " << kt::device_name<D>() << " (" << kt::device_info<D>().concurrency

@@ -49,6 +49,7 @@
 #include "kt/data/subset.hpp"
 #include "kt/data/tensor_dataset.hpp"
 #include "kt/data/transform.hpp"
+#include "kt/data/worker_count.hpp"
 #include "kt/optim/adam.hpp"
 #include "kt/optim/adamw.hpp"
 #include "kt/optim/clip_grad.hpp"
