@@ -246,3 +246,55 @@ TEST_CASE("a worker thread that cannot start is a kt::Error and the process goes
   CHECK(error.find("kt::DataLoader: cannot start worker thread 1 of 8 (use fewer num_workers): ") == 0);
   CHECK(batches_of(loader).size() == 10);  // threads can start again: the loader works
 }
+
+namespace {
+
+/// Wide rows (4 KiB each) whose gather is a plain copy and throws for one index: batches big
+/// enough for the consuming thread to split them over the host's threads.
+struct WideRows {
+  static constexpr bool gather_is_plain_copy = true;
+  static constexpr std::int64_t kWidth = 1024;
+  std::int64_t bad = -1;
+  std::int64_t size() const { return 640; }
+  kt::Shape input_shape() const { return kt::Shape({kWidth}); }
+  kt::Shape target_shape() const { return kt::Shape({}); }
+  kt::Sample<float, std::int64_t> get(std::int64_t i) const {
+    std::vector<float> row(kWidth);
+    for (std::int64_t j = 0; j < kWidth; ++j) row[std::size_t(j)] = float(i * kWidth + j);
+    return {kt::from_host<float, kt::Host>(row, {kWidth}), kt::full<std::int64_t, kt::Host>({}, i)};
+  }
+  void gather(const std::int64_t* indices, std::int64_t count, float* inputs, std::int64_t* targets) const {
+    for (std::int64_t k = 0; k < count; ++k) {
+      if (indices[k] == bad) throw std::runtime_error("row " + std::to_string(bad) + " is unreadable");
+      for (std::int64_t j = 0; j < kWidth; ++j) inputs[k * kWidth + j] = float(indices[k] * kWidth + j);
+      targets[k] = indices[k];
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("without workers, large batches are collated on the host's threads, same rows, same errors", D,
+                   KT_DEVICES) {
+  // Batch 320 x 4 KiB = 1.3 MB: split over the host's threads when there are several.
+  std::vector<std::vector<float>> split, threaded;
+  for (int workers : {0, 1}) {
+    auto loader = kt::make_data_loader<D>(
+        WideRows{}, kt::DataLoaderOptions().batch_size(320).shuffle(true).seed(1).num_workers(workers));
+    for (auto [x, y] : loader) {
+      const auto rows = x.to_vector();
+      const auto ids = y.to_vector();
+      REQUIRE(rows.size() == ids.size() * WideRows::kWidth);
+      for (std::size_t k = 0; k < ids.size(); ++k)  // every row is its index's row
+        CHECK(rows[k * WideRows::kWidth + 5] == float(ids[k] * WideRows::kWidth + 5));
+      (workers == 0 ? split : threaded).push_back(rows);
+    }
+  }
+  CHECK(split.size() == 2);
+  CHECK(split == threaded);
+  // A failure in the batch's second half (a later piece) reaches the loop as unsplit.
+  auto failing = kt::make_data_loader<D>(WideRows{600}, kt::DataLoaderOptions().batch_size(320).num_workers(0));
+  auto it = failing.begin();
+  CHECK_THROWS_WITH_AS(++it, doctest::Contains("kt::DataLoader: building batch 1 failed: row 600 is unreadable"),
+                       kt::Error);
+}

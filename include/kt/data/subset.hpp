@@ -46,6 +46,9 @@ public:
     return dataset_.get((*indices_)[static_cast<std::size_t>(i)]);
   }
 
+  /// A plain copy when the underlying dataset's gather is one (kt/data/impl/dataset_traits.hpp).
+  static constexpr bool gather_is_plain_copy = impl::gather_is_plain_copy<Dataset>::value;
+
   const Dataset& dataset() const { return dataset_; }
   const std::vector<std::int64_t>& indices() const { return *indices_; }
 

@@ -27,6 +27,8 @@ class TensorDataset {
 public:
   using input_type = X;
   using target_type = Y;
+  /// gather() copies rows and nothing else: the DataLoader may split a batch over threads.
+  static constexpr bool gather_is_plain_copy = true;
 
   /// Pairs row i of `inputs` with row i of `targets`; both need rank >= 1 and equal dim 0.
   template <class DX, class DY>

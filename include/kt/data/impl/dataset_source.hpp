@@ -26,6 +26,8 @@ public:
   const Shape& target_shape() const { return target_shape_; }
   /// Writes samples indices[0..count) into `inputs` and `targets`, row after row.
   virtual void gather(const std::int64_t* indices, std::int64_t count, X* inputs, Y* targets) const = 0;
+  /// True when gather() may run on several threads at once for disjoint rows of one batch.
+  virtual bool gather_splits() const = 0;
 
 protected:
   Shape input_shape_, target_shape_;
@@ -54,6 +56,7 @@ public:
   }
 
   std::int64_t size() const override { return dataset_.size(); }
+  bool gather_splits() const override { return gather_is_plain_copy<Dataset>::value; }
 
   void gather(const std::int64_t* indices, std::int64_t count, X* inputs, Y* targets) const override {
     if constexpr (has_gather_v<Dataset>) {

@@ -36,4 +36,12 @@ struct has_gather<D, std::void_t<decltype(std::declval<const D&>().gather(
                                  decltype(Shape(std::declval<const D&>().target_shape()))>>
     : std::true_type {};
 
+/// True when D's gather is a plain copy of rows that any number of threads may run at once on
+/// disjoint parts of a batch, launching no Kokkos kernel (D declares
+/// `static constexpr bool gather_is_plain_copy = true;` — TensorDataset, and a Subset of one).
+template <class D, class = void>
+struct gather_is_plain_copy : std::false_type {};
+template <class D>
+struct gather_is_plain_copy<D, std::enable_if_t<D::gather_is_plain_copy>> : std::true_type {};
+
 }  // namespace kt::impl
