@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Thread scaling of kt on this host: the main example's epoch time (one epoch, --workers 0)
+# and bench_train's 784-512-512-10/b256 SGD step, at 1, 2, 4, 8, 16 ... threads up to the cores
+# this process may use (or the counts given), one process per count (Kokkos sizes its pool at
+# start-up). Issue 16's scaling check: the epoch must not grow from 8 to 16 threads on a
+# 16-core node, with any BLAS.
+#
+#   scripts/thread_scaling.sh [BUILD_DIR=build] [COUNTS="1 2 4 8 16"]
+#   BLAS=pthread scripts/thread_scaling.sh   # against Debian's pthreads OpenBLAS instead
+#
+# Needs: cmake --build build --target fashion_mnist bench_train
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${1:-$root/build}
+cores=$(nproc)
+counts=${2:-$(for t in 1 2 4 8 16 32 64 128; do [ "$t" -le "$cores" ] && echo "$t"; done)}
+example="$build/examples/fashion_mnist/fashion_mnist"
+bench="$build/bench/bench_train"
+[ -x "$example" ] || { echo "thread_scaling: $example is not built" >&2; exit 2; }
+if [ "${BLAS:-}" = pthread ]; then
+  export LD_LIBRARY_PATH="/usr/lib/$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)/openblas-pthread${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+export OMP_PROC_BIND=false OMP_PLACES=threads
+
+echo "| threads | example epoch s (1 epoch, 0 workers) | bench_train 784-512-512-10/b256 SGD ms/step |"
+echo "|---|---|---|"
+for t in $counts; do
+  epoch=$("$example" --epochs 1 --threads "$t" --workers 0 --summary none |
+          sed -n 's/.*training time \([0-9.]*\) s$/\1/p')
+  step="—"
+  if [ -x "$bench" ]; then
+    step=$("$bench" --threads="$t" --benchmark_filter='784-512-512-10/batch:256/kt/' --benchmark_repetitions=3 \
+             --benchmark_report_aggregates_only=true 2>/dev/null | awk '/_median/ {print $2; exit}')
+  fi
+  echo "| $t | $epoch | ${step:-—} |"
+done
