@@ -1,8 +1,9 @@
 # Finds a CBLAS library for kt's host GEMMs and defines the imported target kt::cblas (with
 # its include directory and kt's KT_ENABLE_CBLAS definitions). OpenBLAS' OpenMP build is
-# preferred (Debian: libopenblas-openmp-dev): its threads are the same OpenMP pool as
-# Kokkos', so BLAS calls never oversubscribe the cores. Used by kt's own build and by the
-# installed ktConfig.cmake, so a consumer finds the library on its own machine.
+# preferred (Debian: libopenblas-openmp-dev): it brings no thread pool besides Kokkos' OpenMP
+# one. Any other build works too: kt calls the library on one thread and threads GEMMs itself
+# (include/kt/backend/impl/gemm_blas.hpp). Used by kt's own build and by the installed
+# ktConfig.cmake, so a consumer finds the library on its own machine.
 if(NOT TARGET kt::cblas)
   set(_kt_openblas_omp_lib "/usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-openmp")
   set(_kt_openblas_omp_inc "/usr/include/${CMAKE_LIBRARY_ARCHITECTURE}/openblas-openmp")

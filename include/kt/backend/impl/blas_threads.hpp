@@ -1,13 +1,13 @@
 #pragma once
 // How the linked CBLAS library threads its calls, and a scope that sets its thread count.
 //
-// kt's host threads are Kokkos' OpenMP pool. A BLAS whose threads are that same pool
-// (OpenBLAS' OpenMP build, the one kt's CMake prefers) can be handed kt's thread count per
-// call. Any other — OpenBLAS' pthreads build (the default of many distributions and sites),
-// or an unknown CBLAS with a pool of its own — must not be: its N threads would meet kt's N
-// OpenMP threads, both pools spinning while the other works. On a 16-core node that made the
-// main example's epoch 27x slower on 16 threads than on 8. For those, kt threads the GEMM
-// itself (kt/backend/impl/gemm_blas.hpp) and calls the library on one thread per piece.
+// kt's host threads are Kokkos' OpenMP pool. OpenBLAS' OpenMP build threads on that same pool;
+// its pthreads build (the default of many distributions and sites) and other CBLAS libraries
+// have pools of their own, whose N threads would meet kt's N OpenMP threads, both spinning
+// while the other works: on a 16-core node the main example's epoch was 27x slower on 16
+// threads than on 8. kt therefore calls every library on one thread (BlasThreadScope(1)) and
+// threads the GEMM itself (kt/backend/impl/gemm_blas.hpp); blas_threading() says which kind
+// of library this process loaded (tests, benchmark context).
 
 #include "kt/backend/gemm_problem.hpp"
 
