@@ -6,30 +6,33 @@
 
 namespace {
 
-// A row-major problem over host vectors, its naive double-precision reference and a runner.
-template <class T>
+// A row-major problem over host vectors, its naive double-precision reference and a runner;
+// C: C's dtype (T, or float for 16-bit T).
+template <class T, class C = T>
 struct Case {
   std::int64_t m, n, k, batch;
   kt::Transpose ta, tb;
   double alpha, beta;
   std::int64_t stride_a, stride_b;  // 0: broadcast one matrix
-  std::vector<T> a, b, c;
+  std::vector<T> a, b;
+  std::vector<C> c;
 
   Case(std::int64_t m_, std::int64_t n_, std::int64_t k_, std::int64_t batch_, kt::Transpose ta_,
        kt::Transpose tb_, double alpha_ = 1, double beta_ = 0, bool broadcast_b = false)
       : m(m_), n(n_), k(k_), batch(batch_), ta(ta_), tb(tb_), alpha(alpha_), beta(beta_),
         stride_a(m_ * k_), stride_b(broadcast_b ? 0 : k_ * n_) {
-    a = random(std::max<std::int64_t>(1, batch * m * k), 1);
-    b = random(std::max<std::int64_t>(1, (broadcast_b ? 1 : batch) * k * n), 2);
-    c = random(std::max<std::int64_t>(1, batch * m * n), 3);
+    a = random<T>(std::max<std::int64_t>(1, batch * m * k), 1);
+    b = random<T>(std::max<std::int64_t>(1, (broadcast_b ? 1 : batch) * k * n), 2);
+    c = random<C>(std::max<std::int64_t>(1, batch * m * n), 3);
   }
 
-  static std::vector<T> random(std::int64_t count, std::uint64_t seed) {
-    return kt::rand<T, kt::Serial>({count}, seed, -1, 1).to_vector();
+  template <class U>
+  static std::vector<U> random(std::int64_t count, std::uint64_t seed) {
+    return kt::rand<U, kt::Serial>({count}, seed, -1, 1).to_vector();
   }
 
-  kt::GemmProblem<T> problem(const T* da, const T* db, T* dc) const {
-    kt::GemmProblem<T> p;
+  kt::GemmProblem<T, C> problem(const T* da, const T* db, C* dc) const {
+    kt::GemmProblem<T, C> p;
     p.trans_a = ta;
     p.trans_b = tb;
     p.m = m, p.n = n, p.k = k, p.batch = batch;
@@ -60,8 +63,8 @@ struct Case {
   }
 
   template <class D>
-  std::vector<T> run(const kt::GemmOptions& options) const {
-    auto da = kt::from_host<T, D>(a), db = kt::from_host<T, D>(b), dc = kt::from_host<T, D>(c);
+  std::vector<C> run(const kt::GemmOptions& options) const {
+    auto da = kt::from_host<T, D>(a), db = kt::from_host<T, D>(b), dc = kt::from_host<C, D>(c);
     kt::gemm(D(), problem(da.data(), db.data(), dc.data()), options);
     D().fence();
     auto out = dc.to_vector();
@@ -124,6 +127,67 @@ TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-en
   check_all_backends<T, D>(Case<T>(5, 6, 7, 4, N, Tr, 1, 0));
   check_all_backends<T, D>(Case<T>(5, 6, 7, 3, Tr, N, 0.5, 2, /*broadcast_b=*/true));
   check_all_backends<T, D>(Case<T>(257, 65, 33, 2, N, N));
+}
+
+// GemmProblem<T, float> (cuBLAS' GemmEx with an fp32 C): the fp32 accumulation is stored
+// unrounded, so it meets the double reference to fp32's tolerance — a result rounded to 16 bits
+// (bfloat16: 2^-9 relative) would not. beta reads the fp32 C as it is.
+TEST_CASE_TEMPLATE("16-bit operands with an fp32 C keep the fp32 accumulation on every back-end", TestCase,
+                   KT_CASES(kt::half), KT_CASES(kt::bfloat16)) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  std::vector<kt::GemmBackend> backends{kt::GemmBackend::Kokkos};
+  if constexpr (kt::is_cuda_v<D>) backends.push_back(kt::GemmBackend::Cublas);
+  else backends = host_backends();
+  const Case<T, float> cases[] = {Case<T, float>(33, 65, 257, 1, N, Tr),     // k over two K blocks
+                                  Case<T, float>(65, 7, 33, 1, Tr, N, 2.5, 0.5),
+                                  Case<T, float>(5, 6, 7, 3, N, N, 1, 1),    // batched, accumulating
+                                  Case<T, float>(5, 6, 7, 3, Tr, Tr, -1, 0, /*broadcast_b=*/true)};
+  for (const auto& c : cases) {
+    CAPTURE(c.m);
+    CAPTURE(c.k);
+    const auto want = c.reference();
+    const double tol = kt_test::tolerance<float>() * std::sqrt(double(c.k) + 1);
+    for (kt::GemmBackend backend : backends)
+      for (int threads : {1, 2}) {
+        CAPTURE(kt::to_string(backend));
+        CAPTURE(threads);
+        CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions().backend(backend).threads(threads)), want, tol));
+      }
+    CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions()), want, tol));
+  }
+  // The same product with a 16-bit C is rounded: it misses fp32's tolerance (the check above
+  // can fail), and equals the fp32 C rounded once.
+  Case<T> rounded(33, 65, 257, 1, N, Tr);
+  const auto got16 = rounded.template run<D>(kt::GemmOptions().backend(kt::GemmBackend::Kokkos));
+  CHECK_FALSE(kt_test::all_close(got16, rounded.reference(), kt_test::tolerance<float>() * std::sqrt(258.0)));
+  Case<T, float> wide(33, 65, 257, 1, N, Tr);
+  wide.a = rounded.a, wide.b = rounded.b;
+  const auto got32 = wide.template run<D>(kt::GemmOptions().backend(kt::GemmBackend::Kokkos));
+  for (std::size_t e = 0; e < got16.size(); ++e) CHECK(got16[e] == T(got32[e]));
+}
+
+// kt::addmm_ into an fp32 tensor from 16-bit tensors: the tensor form of the same GEMM.
+TEST_CASE_TEMPLATE("addmm_ accumulates a 16-bit product into an fp32 tensor unrounded", TestCase,
+                   KT_CASES(kt::half), KT_CASES(kt::bfloat16)) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  const auto a = kt::rand<T, D>({9, 40}, 1, -1, 1), b = kt::rand<T, D>({40, 11}, 2, -1, 1);
+  const auto c0 = kt::rand<float, D>({11, 9}, 3, -1, 1);
+  auto out = c0.clone();
+  // out = 0.5 out + 2 (a b)ᵀ = 0.5 out + 2 bᵀ aᵀ
+  kt::addmm_(out, b, a, kt::MatmulOptions().transpose_a(true).transpose_b(true).alpha(2).beta(0.5));
+  const auto av = a.to_vector(), bv = b.to_vector();
+  const auto cv = c0.to_vector(), got = out.to_vector();
+  std::vector<double> want(got.size());
+  for (int i = 0; i < 11; ++i)
+    for (int j = 0; j < 9; ++j) {
+      double acc = 0;
+      for (int l = 0; l < 40; ++l) acc += double(float(bv[std::size_t(l * 11 + i)])) * double(float(av[std::size_t(j * 40 + l)]));
+      want[std::size_t(i * 9 + j)] = 0.5 * double(cv[std::size_t(i * 9 + j)]) + 2 * acc;
+    }
+  CHECK(kt_test::all_close(got, want, kt_test::tolerance<float>() * std::sqrt(41.0)));
+  CHECK_THROWS_WITH_AS(kt::addmm_(out, a, b), doctest::Contains("kt::addmm_: out has shape (11, 9) but the product of (9, 40) and (40, 11) has shape (9, 11)"), kt::Error);
 }
 
 TEST_CASE_TEMPLATE("zero-size dimensions and beta == 0 over NaN", TestCase, KT_ALL_FLOAT_CASES) {

@@ -20,8 +20,8 @@ namespace kt {
 /// memory space). Host libraries run synchronously; device kernels are ordered on `exec`.
 /// kt::Error for an invalid problem (negative sizes, leading dimensions, overlapping batch
 /// entries, null pointers) or a back-end that cannot run it.
-template <class Exec, class T>
-void gemm(const Exec& exec, const GemmProblem<T>& p, const GemmOptions& options = {}) {
+template <class Exec, class T, class C>
+void gemm(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptions& options = {}) {
   KT_PROFILE_REGION("kt::gemm");
   impl::validate_gemm(p, "kt::gemm");
   impl::gemm_dispatch(exec, p, options);

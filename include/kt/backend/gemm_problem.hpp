@@ -11,10 +11,24 @@
 ///     p.b = w; p.ldb = 784; p.trans_b = kt::Transpose::Yes;   // w: (512, 784), used as wᵀ
 ///     p.c = y; p.ldc = 512;
 ///     kt::gemm(kt::OpenMP(), p, kt::GemmOptions().backend(kt::GemmBackend::Eigen).threads(1));
+///
+/// A 16-bit product may write an fp32 C (`GemmProblem<kt::bfloat16, float>`: cuBLAS' GemmEx
+/// with Ctype 32F): the fp32 accumulation is stored without the final rounding to 16 bits —
+/// what mixed-precision training wants for the gradient of an fp32 master weight.
 
 #include <cstdint>
+#include <type_traits>
 
 namespace kt {
+
+// The 16-bit types need only be named here (this header stays Kokkos-free).
+class half;
+class bfloat16;
+
+/// Whether C's element type may be C for operands of type T: C == T, or fp32 for 16-bit T.
+template <class T, class C>
+inline constexpr bool gemm_output_ok_v =
+    std::is_same_v<T, C> || ((std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) && std::is_same_v<C, float>);
 
 /// Whether a GEMM operand is used as stored or transposed (op(X) = X or Xᵀ).
 enum class Transpose : bool { No = false, Yes = true };
@@ -56,9 +70,13 @@ private:
 /// A row-major batched GEMM over raw pointers in one memory space. Operand X of a batch entry
 /// b starts at x + b * stride_x (a stride of 0 reuses one matrix for every entry). T: float,
 /// double, kt::half, kt::bfloat16 (16-bit inputs accumulate in fp32), or an integer type for
-/// kt's own kernels.
-template <class T>
+/// kt's own kernels. C: C's element type, T or — for 16-bit T — float.
+template <class T, class C = T>
 struct GemmProblem {
+  static_assert(gemm_output_ok_v<T, C>, "kt::GemmProblem<T, C>: C must be T, or float for 16-bit T");
+  using value_type = T;   ///< A's and B's element type
+  using output_type = C;  ///< C's element type
+
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
   std::int64_t m = 0, n = 0, k = 0;  ///< op(A) is m x k, op(B) is k x n, C is m x n
   std::int64_t batch = 1;
@@ -66,7 +84,7 @@ struct GemmProblem {
   std::int64_t lda = 0, stride_a = 0;  ///< lda: elements between rows of A as stored
   const T* b = nullptr;
   std::int64_t ldb = 0, stride_b = 0;
-  T* c = nullptr;
+  C* c = nullptr;
   std::int64_t ldc = 0, stride_c = 0;
   /// Rounded to the accumulation type (fp32 for 16-bit and float). beta == 0: C's old
   /// contents are ignored (even NaN).

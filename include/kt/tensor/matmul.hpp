@@ -49,20 +49,22 @@ Tensor<T1, D1> matmul(const Tensor<T1, D1>& a, const Tensor<T2, D2>& b, const Ma
 
 /// In place: out = beta * out + alpha * op(a) · op(b) (`torch.addmm_`, `baddbmm_`), ordered on
 /// `exec`; out must have the product's shape. With beta(1) it accumulates, e.g. weight
-/// gradients.
+/// gradients. out may be fp32 for kt::half / kt::bfloat16 operands (`torch.mm(..., out_dtype=
+/// torch.float32)`): the fp32 accumulation is kept without rounding to 16 bits — an fp32 master
+/// weight's gradient straight from 16-bit activations.
 template <class Exec, class T1, class D1, class T2, class D2, class T3, class D3>
 const Tensor<T1, D1>& addmm_(const Exec& exec, const Tensor<T1, D1>& out, const Tensor<T2, D2>& a,
                              const Tensor<T3, D3>& b, const MatmulOptions& options = {}) {
   impl::require_same_device<D1, D2>();
   impl::require_same_device<D1, D3>();
-  impl::require_same_dtype<T1, T2>();
-  impl::require_same_dtype<T1, T3>();
+  impl::require_same_dtype<T2, T3>();
+  impl::require_product_output<T1, T2>();
   impl::require_instance_of<Exec, D1>();
-  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<D1, D3> && std::is_same_v<T1, T2> &&
-                std::is_same_v<T1, T3> && std::is_same_v<Exec, D1>) {
+  if constexpr (std::is_same_v<D1, D2> && std::is_same_v<D1, D3> && gemm_output_ok_v<T2, T1> &&
+                std::is_same_v<T2, T3> && std::is_same_v<Exec, D1>) {
     KT_PROFILE_REGION("kt::addmm_");
     KT_REQUIRE(out.defined() && a.defined() && b.defined(), "kt::addmm_: an operand is undefined");
-    const auto plan = impl::matmul_plan<T1>(a.shape(), b.shape(), options);
+    const auto plan = impl::matmul_plan<T2, T1>(a.shape(), b.shape(), options);
     KT_REQUIRE(out.shape() == plan.out, "kt::addmm_: out has shape ", out.shape().str(),
                " but the product of ", a.shape().str(), " and ", b.shape().str(), " has shape ", plan.out.str());
     impl::matmul_into(exec, a, b, out, plan, options.gemm());

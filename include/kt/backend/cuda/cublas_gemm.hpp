@@ -2,7 +2,8 @@
 /// \file kt/backend/cuda/cublas_gemm.hpp
 /// Row-major (batched) GEMM on cuBLAS over raw device pointers and a cudaStream_t:
 /// C[b] = alpha op(A[b]) op(B[b]) + beta C[b], for kt::GemmProblem<T> with T float, double
-/// (fp64 compute), kt::half or kt::bfloat16 (fp32 accumulation: tensor cores). Asynchronous on
+/// (fp64 compute), kt::half or kt::bfloat16 (fp32 accumulation: tensor cores; C 16-bit or, with
+/// kt::GemmProblem<kt::half, float>, fp32). Asynchronous on
 /// `stream`. Kokkos-free: compiles with plain nvcc or the host compiler; kt::half and
 /// kt::bfloat16 need only be declared (the pointers are passed through).
 ///
@@ -24,8 +25,8 @@ namespace kt::cuda {
 /// Runs p on `stream` (current device; pointers in its memory). Throws kt::Error on invalid
 /// arguments (before any CUDA call) and on CUDA/cuBLAS failures, naming the call and the
 /// problem.
-template <class T>
-void gemm(cudaStream_t stream, const GemmProblem<T>& p) {
+template <class T, class C>
+void gemm(cudaStream_t stream, const GemmProblem<T, C>& p) {
   static_assert(impl::cuda_type<T>::supported,
                 "kt::cuda::gemm: cuBLAS GEMM takes float, double, kt::half or kt::bfloat16");
   ::kt::impl::validate_gemm(p, "kt::cuda::gemm");

@@ -16,21 +16,22 @@
 namespace kt::impl {
 
 /// C = beta * C (the whole product when k == 0); beta == 0 never reads C.
-template <class Exec, class T>
-void scale_c(const Exec& exec, const GemmProblem<T>& p) {
-  T* c = p.c;
+template <class Exec, class T, class C>
+void scale_c(const Exec& exec, const GemmProblem<T, C>& p) {
+  using Acc = gemm_acc_t<T>;
+  C* c = p.c;
   const std::int64_t ldc = p.ldc, stride = p.stride_c, m = p.m, n = p.n;
-  const gemm_acc_t<T> beta = static_cast<gemm_acc_t<T>>(p.beta);
+  const Acc beta = static_cast<Acc>(p.beta);
   parallel_for(exec, "kt::gemm::scale_c", p.batch * m * n, KOKKOS_LAMBDA(std::int64_t e) {
     const std::int64_t b = e / (m * n), i = e / n % m, j = e % n;
-    T& x = c[b * stride + i * ldc + j];
-    x = beta == gemm_acc_t<T>(0) ? T(0) : T(beta * static_cast<gemm_acc_t<T>>(static_cast<compute_t<T>>(x)));
+    C& x = c[b * stride + i * ldc + j];
+    x = beta == Acc(0) ? C(0) : C(beta * static_cast<Acc>(static_cast<compute_t<C>>(x)));
   });
 }
 
 /// The (back-end, threads) choice for this call.
-template <class Exec, class T>
-GemmChoice choose_gemm(const Exec& exec, const GemmProblem<T>& p, const GemmOptions& options) {
+template <class Exec, class T, class C>
+GemmChoice choose_gemm(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptions& options) {
   const int concurrency = static_cast<int>(exec.concurrency());
   if (options.backend() != GemmBackend::Auto) {
     const auto choice = gemm_heuristic<Exec>(p, concurrency);
@@ -44,8 +45,8 @@ GemmChoice choose_gemm(const Exec& exec, const GemmProblem<T>& p, const GemmOpti
 }
 
 /// Runs a valid problem on `exec`.
-template <class Exec, class T>
-void gemm_dispatch(const Exec& exec, const GemmProblem<T>& p, const GemmOptions& options) {
+template <class Exec, class T, class C>
+void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptions& options) {
   if (p.empty()) return;
   if (p.k == 0) return scale_c(exec, p);
   run_gemm_choice(exec, p, choose_gemm(exec, p, options));

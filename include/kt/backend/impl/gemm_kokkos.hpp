@@ -186,8 +186,8 @@ KT_IMPL_GEMM_MICRO_INLINE void gemm_micro(int kc, const Acc* KOKKOS_RESTRICT a,
 /// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] on `exec`; pointers in Exec's memory space,
 /// the problem valid with k > 0. Asynchronous like any Kokkos kernel: fence `exec` before
 /// reading C on the host.
-template <class Exec, class T>
-void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
+template <class Exec, class T, class C>
+void gemm_kokkos(const Exec& exec, const GemmProblem<T, C>& p) {
   KT_PROFILE_REGION("kt::gemm_kokkos");
   if (p.empty() || p.k == 0) return;
   using Acc = gemm_acc_t<T>;
@@ -231,7 +231,7 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
   const std::int64_t sa = p.stride_a, sb = p.stride_b, sc = p.stride_c;
   const T* const a = p.a;
   const T* const b = p.b;
-  T* const c = p.c;
+  C* const c = p.c;
   const Acc alpha = Acc(p.alpha), beta = Acc(p.beta);
 
   // Dynamic: tiles go to whichever thread is free, which evens out edge tiles and cores
@@ -270,17 +270,17 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T>& p) {
       team.team_barrier();
     }
     // Epilogue: C = alpha * acc + beta * C, once per element; beta == 0 never reads C.
-    T* const cb = c + bi * sc + i0 * ldc + j0;
+    C* const cb = c + bi * sc + i0 * ldc + j0;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mcur), [&](int i) {
-      T* const ci = cb + i * ldc;
+      C* const ci = cb + i * ldc;
       const Acc* const si = cs + i * ldcs;
       if (beta == Acc(0)) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
-          ci[j] = static_cast<T>(alpha * si[j]);
+          ci[j] = static_cast<C>(alpha * si[j]);
         });
       } else {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
-          ci[j] = static_cast<T>(alpha * si[j] + beta * gemm_load<Acc>(ci[j]));
+          ci[j] = static_cast<C>(alpha * si[j] + beta * gemm_load<Acc>(ci[j]));
         });
       }
     });

@@ -24,8 +24,8 @@
 namespace kt::impl {
 
 /// Runs p (k > 0) with `choice`; kt::Error when the back-end cannot run this dtype on Exec.
-template <class Exec, class T>
-void run_gemm_choice(const Exec& exec, const GemmProblem<T>& p, const GemmChoice& choice) {
+template <class Exec, class T, class C>
+void run_gemm_choice(const Exec& exec, const GemmProblem<T, C>& p, const GemmChoice& choice) {
   switch (choice.backend) {
     case GemmBackend::Blas:
     case GemmBackend::Eigen:
@@ -65,7 +65,7 @@ void run_gemm_choice(const Exec& exec, const GemmProblem<T>& p, const GemmChoice
     case GemmBackend::Auto:
       break;
   }
-  KT_THROW("kt::gemm: the ", to_string(choice.backend), " back-end cannot run a ", dtype_name<T>(),
+  KT_THROW("kt::gemm: the ", to_string(choice.backend), " back-end cannot run a ", gemm_dtype_name<T, C>(),
            " GEMM on ", Exec::name());
 }
 

@@ -7,6 +7,7 @@
 #include "kt/backend/impl/gemm_eigen.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
 #include "kt/core/device.hpp"
+#include "kt/core/dtype.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -14,6 +15,15 @@
 #include <vector>
 
 namespace kt::impl {
+
+/// The dtype of a GEMM in tuning keys and errors: T's name, and C's when it differs (a string
+/// literal, as kt::dtype_name's).
+template <class T, class C>
+constexpr const char* gemm_dtype_name() {
+  if constexpr (std::is_same_v<T, C>) return dtype_name<T>();
+  else if constexpr (std::is_same_v<T, half>) return "float16 (float32 C)";
+  else return "bfloat16 (float32 C)";
+}
 
 /// True when the host libraries (BLAS, Eigen) can run this problem: host memory, float/double.
 template <class Exec, class T>
@@ -58,8 +68,8 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
 /// kt on its own pool, it won at every MLP shape, skinny ones included (256x512x10, k = 10:
 /// 20.9 µs vs Eigen's 41; 10x512x256: 14.8 vs 43) — else to Eigen, else to kt's kernel.
 /// Figures behind these choices: docs/performance.md.
-template <class Exec, class T>
-GemmChoice gemm_heuristic(const GemmProblem<T>& p, int concurrency) {
+template <class Exec, class T, class C>
+GemmChoice gemm_heuristic(const GemmProblem<T, C>& p, int concurrency) {
   const int threads = p.flops() < 0.5e6 ? 1 : concurrency;
   if constexpr (is_cuda_v<Exec>) {
     return {GemmBackend::Cublas, concurrency, 0};

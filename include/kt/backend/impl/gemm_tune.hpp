@@ -19,8 +19,8 @@ namespace kt::impl {
 /// Best seconds per call of one candidate: one warm-up, then timed runs filling ~20 ms (at
 /// least 1, at most 50): tiny products need many runs for the minimum to be stable on a busy
 /// machine, and tuning a 2048^3 product should not take seconds.
-template <class Exec, class T>
-double time_gemm(const Exec& exec, const GemmProblem<T>& p, const GemmChoice& choice,
+template <class Exec, class T, class C>
+double time_gemm(const Exec& exec, const GemmProblem<T, C>& p, const GemmChoice& choice,
                  std::uint64_t& runs) {
   using clock = std::chrono::steady_clock;
   auto timed_run = [&] {
@@ -37,11 +37,11 @@ double time_gemm(const Exec& exec, const GemmProblem<T>& p, const GemmChoice& ch
   return best;
 }
 
-template <class Exec, class T>
-GemmChoice tuned_gemm_choice(const Exec& exec, const GemmProblem<T>& p, int concurrency) {
+template <class Exec, class T, class C>
+GemmChoice tuned_gemm_choice(const Exec& exec, const GemmProblem<T, C>& p, int concurrency) {
   auto& state = TuningState::instance();
   const TuningKey key{p.m, p.n, p.k, p.batch, p.trans_a == Transpose::Yes,
-                              p.trans_b == Transpose::Yes, dtype_name<T>(), Exec::name(), concurrency};
+                              p.trans_b == Transpose::Yes, gemm_dtype_name<T, C>(), Exec::name(), concurrency};
   {
     std::lock_guard<std::mutex> lock(state.mutex);
     const auto it = state.cache.find(key);
@@ -53,12 +53,12 @@ GemmChoice tuned_gemm_choice(const Exec& exec, const GemmProblem<T>& p, int conc
   // Candidates write into a scratch copy of C, so tuning never changes the caller's C.
   using MemSpace = typename Exec::memory_space;
   const std::int64_t c_elements = (p.batch - 1) * p.stride_c + (p.m - 1) * p.ldc + p.n;
-  const Scratch<MemSpace> scratch(static_cast<std::size_t>(c_elements) * sizeof(T), "kt::tuning scratch",
+  const Scratch<MemSpace> scratch(static_cast<std::size_t>(c_elements) * sizeof(C), "kt::tuning scratch",
                                   stream_id(exec));
-  using View = Kokkos::View<T*, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  Kokkos::deep_copy(exec, View(scratch.template as<T>(), c_elements), View(p.c, c_elements));
-  GemmProblem<T> trial = p;
-  trial.c = scratch.template as<T>();
+  using View = Kokkos::View<C*, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  Kokkos::deep_copy(exec, View(scratch.template as<C>(), c_elements), View(p.c, c_elements));
+  GemmProblem<T, C> trial = p;
+  trial.c = scratch.template as<C>();
   GemmChoice best;
   best.seconds = 1e300;
   std::uint64_t runs = 0;

@@ -11,8 +11,8 @@
 namespace kt::impl {
 
 /// Sizes, leading dimensions, strides and pointers of p; kt::Error naming `op` otherwise.
-template <class T>
-void validate_gemm(const GemmProblem<T>& p, const char* op) {
+template <class T, class C>
+void validate_gemm(const GemmProblem<T, C>& p, const char* op) {
   KT_REQUIRE(p.m >= 0 && p.n >= 0 && p.k >= 0 && p.batch >= 0, op, ": negative size m=", p.m,
              " n=", p.n, " k=", p.k, " batch=", p.batch);
   if (p.empty()) return;  // nothing is read or written

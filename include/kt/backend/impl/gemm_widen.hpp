@@ -14,6 +14,7 @@
 #include "kt/core/impl/stream_events.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace kt::impl {
 
@@ -41,23 +42,32 @@ void convert_matrix(const Exec& exec, const char* label, const S* src, std::int6
 inline constexpr std::int64_t widen_kc = 256;
 
 /// Runs the 16-bit problem p with `fp32_gemm(const GemmProblem<float>&)` on fp32 copies of its
-/// operands, K block by K block, accumulating in an fp32 copy of C that is rounded once.
-template <class Exec, class T, class Fp32Gemm>
-void gemm_widened(const Exec& exec, const GemmProblem<T>& p, const Fp32Gemm& fp32_gemm) {
+/// operands, K block by K block, accumulating in fp32: in an fp32 copy of C rounded once at the
+/// end, or — when C is fp32 already (GemmProblem<T, float>) — in C itself, without a copy.
+template <class Exec, class T, class C, class Fp32Gemm>
+void gemm_widened(const Exec& exec, const GemmProblem<T, C>& p, const Fp32Gemm& fp32_gemm) {
   using MemSpace = typename Exec::memory_space;
+  constexpr bool c_is_fp32 = std::is_same_v<C, float>;
   const bool ta = p.trans_a == Transpose::Yes, tb = p.trans_b == Transpose::Yes;
   const std::int64_t kc = p.k < widen_kc ? p.k : widen_kc;
-  const Scratch<MemSpace> scratch(static_cast<std::size_t>((p.m + p.n) * kc + p.m * p.n) * sizeof(float),
+  const std::int64_t c_scratch = c_is_fp32 ? 0 : p.m * p.n;
+  const Scratch<MemSpace> scratch(static_cast<std::size_t>((p.m + p.n) * kc + c_scratch) * sizeof(float),
                                   "kt::gemm widened operands", stream_id(exec));
   float* const a = scratch.template as<float>();
   float* const b = a + p.m * kc;
-  float* const c = b + p.n * kc;
   for (std::int64_t entry = 0; entry < p.batch; ++entry) {
     const T* const pa = p.a + entry * p.stride_a;
     const T* const pb = p.b + entry * p.stride_b;
-    T* const pc = p.c + entry * p.stride_c;
-    if (p.beta != 0)  // beta == 0 never reads C (BLAS semantics)
-      convert_matrix(exec, "kt::gemm::widen C", static_cast<const T*>(pc), p.m, p.n, p.ldc, c, p.n);
+    C* const pc = p.c + entry * p.stride_c;
+    float* c = nullptr;
+    std::int64_t ldc = p.n;
+    if constexpr (c_is_fp32) {
+      c = pc, ldc = p.ldc;
+    } else {
+      c = b + p.n * kc;
+      if (p.beta != 0)  // beta == 0 never reads C (BLAS semantics)
+        convert_matrix(exec, "kt::gemm::widen C", static_cast<const C*>(pc), p.m, p.n, p.ldc, c, p.n);
+    }
     for (std::int64_t k0 = 0; k0 < p.k; k0 += kc) {
       const std::int64_t kb = p.k - k0 < kc ? p.k - k0 : kc;
       // Each block as stored: op(A) = A (m x k: columns k0..) or Aᵀ (A is k x m: rows k0..).
@@ -70,13 +80,14 @@ void gemm_widened(const Exec& exec, const GemmProblem<T>& p, const Fp32Gemm& fp3
       q.m = p.m, q.n = p.n, q.k = kb;
       q.a = a, q.lda = ta ? p.m : kb;
       q.b = b, q.ldb = tb ? kb : p.n;
-      q.c = c, q.ldc = p.n;
+      q.c = c, q.ldc = ldc;
       q.alpha = p.alpha;
       q.beta = k0 == 0 ? p.beta : 1.0;  // later blocks accumulate
       exec.fence();  // the libraries run on the calling thread
       fp32_gemm(q);
     }
-    convert_matrix(exec, "kt::gemm::narrow C", static_cast<const float*>(c), p.m, p.n, p.n, pc, p.ldc);
+    if constexpr (!c_is_fp32)
+      convert_matrix(exec, "kt::gemm::narrow C", static_cast<const float*>(c), p.m, p.n, p.n, pc, p.ldc);
   }
   exec.fence();  // before the scratch goes back to the cache
 }

@@ -19,23 +19,23 @@
 namespace kt::impl {
 
 /// A matmul's GEMM (sizes, transposes, leading dimensions, batch strides, alpha, beta; no
-/// pointers yet) and its output shape.
-template <class T>
+/// pointers yet) and its output shape; C: the output's dtype (T, or float for 16-bit T).
+template <class T, class C = T>
 struct MatmulPlan {
-  GemmProblem<T> gemm;
+  GemmProblem<T, C> gemm;
   Shape out;
 };
 
 /// Checks op(a) x op(b) for shapes (M, K) x (K, N), batched (B, M, K) x (B, K, N), or a 2-D
 /// operand / a batch of 1 broadcast against the other's batch (batch stride 0).
-template <class T>
-MatmulPlan<T> matmul_plan(const Shape& a, const Shape& b, const MatmulOptions& options) {
+template <class T, class C = T>
+MatmulPlan<T, C> matmul_plan(const Shape& a, const Shape& b, const MatmulOptions& options) {
   KT_REQUIRE((a.rank() == 2 || a.rank() == 3) && (b.rank() == 2 || b.rank() == 3),
              "kt::matmul: expects 2-D or 3-D operands, got ranks ", a.rank(), " and ", b.rank(),
              ": ", a.str(), " x ", b.str());
   const bool ta = options.trans_a() == Transpose::Yes, tb = options.trans_b() == Transpose::Yes;
-  MatmulPlan<T> plan;
-  GemmProblem<T>& p = plan.gemm;
+  MatmulPlan<T, C> plan;
+  GemmProblem<T, C>& p = plan.gemm;
   p.trans_a = options.trans_a();
   p.trans_b = options.trans_b();
   p.m = ta ? a[-1] : a[-2];
@@ -83,11 +83,12 @@ void matmul_integer(const Exec& exec, const GemmProblem<T>& p) {
   }, p.batch * m * n * (k + 1));
 }
 
-/// out = alpha op(a) op(b) + beta out for a checked plan; out has plan.out's shape.
-template <class T, class D>
-void matmul_into(const D& exec, const Tensor<T, D>& a, const Tensor<T, D>& b, const Tensor<T, D>& out,
-                 MatmulPlan<T> plan, const GemmOptions& options) {
-  GemmProblem<T>& p = plan.gemm;
+/// out = alpha op(a) op(b) + beta out for a checked plan; out has plan.out's shape (and dtype C:
+/// an fp32 out of 16-bit operands keeps the fp32 accumulation unrounded).
+template <class T, class C, class D>
+void matmul_into(const D& exec, const Tensor<T, D>& a, const Tensor<T, D>& b, const Tensor<C, D>& out,
+                 MatmulPlan<T, C> plan, const GemmOptions& options) {
+  GemmProblem<T, C>& p = plan.gemm;
   p.a = a.data();
   p.b = b.data();
   p.c = out.data();

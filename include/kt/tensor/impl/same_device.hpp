@@ -4,6 +4,8 @@
 // of ... [with D1 = ...; D2 = ...]" line right above the message names both types, and the
 // "required from" lines below it name the kt function that was called.
 
+#include "kt/backend/gemm_problem.hpp"
+
 #include <type_traits>
 
 namespace kt::impl {
@@ -20,6 +22,14 @@ constexpr void require_same_dtype() {
   static_assert(std::is_same_v<T1, T2>,
                 "kt: tensors have different dtypes (T1 and T2 in the instantiation above); "
                 "convert one with .to<T>() first, e.g. b.to<float>()");
+}
+
+/// A product's output dtype C for operands of dtype T: T, or fp32 for 16-bit operands.
+template <class C, class T>
+constexpr void require_product_output() {
+  static_assert(gemm_output_ok_v<T, C>,
+                "kt: the output's dtype must be the operands' dtype, or float for kt::half / "
+                "kt::bfloat16 operands (C and T in the instantiation above)");
 }
 
 template <class Exec, class D>

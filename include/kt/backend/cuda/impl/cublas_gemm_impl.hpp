@@ -35,25 +35,28 @@ template <> struct cuda_type<double> : cuda_type_is<CUDA_R_64F, CUBLAS_COMPUTE_6
 template <> struct cuda_type<::kt::half> : cuda_type_is<CUDA_R_16F, CUBLAS_COMPUTE_32F> {};
 template <> struct cuda_type<::kt::bfloat16> : cuda_type_is<CUDA_R_16BF, CUBLAS_COMPUTE_32F> {};
 
-template <class T>
-std::string describe(const GemmProblem<T>& p) {
+template <class T, class C>
+std::string describe(const GemmProblem<T, C>& p) {
   return ::kt::impl::concat(" in kt::cuda::gemm(m=", p.m, ", n=", p.n, ", k=", p.k, ", batch=", p.batch,
-                            ", type=", static_cast<int>(cuda_type<T>::value), ")");
+                            ", type=", static_cast<int>(cuda_type<T>::value),
+                            ", C type=", static_cast<int>(cuda_type<C>::value), ")");
 }
 
 /// cuBLAS takes int sizes and leading dimensions.
-template <class T>
-void check_int_range(const GemmProblem<T>& p) {
+template <class T, class C>
+void check_int_range(const GemmProblem<T, C>& p) {
   const std::int64_t big = INT_MAX;
   KT_REQUIRE(p.m <= big && p.n <= big && p.k <= big && p.batch <= big && p.lda <= big && p.ldb <= big &&
                  p.ldc <= big,
              "kt::cuda::gemm: sizes and leading dimensions must fit in int for cuBLAS", describe(p));
 }
 
-/// Calls cuBLAS for a valid, non-empty p (k == 0 included: cuBLAS then scales C by beta).
-template <class T>
-void cublas_gemm(cudaStream_t stream, const GemmProblem<T>& p) {
+/// Calls cuBLAS for a valid, non-empty p (k == 0 included: cuBLAS then scales C by beta). A
+/// 16-bit product with an fp32 C is GemmEx's Atype/Btype 16F or 16BF with Ctype 32F.
+template <class T, class C>
+void cublas_gemm(cudaStream_t stream, const GemmProblem<T, C>& p) {
   using Type = cuda_type<T>;
+  constexpr cudaDataType_t c_type = cuda_type<C>::value;
   cublasHandle_t h = cublas_handle(stream);
   KT_CUBLAS_CHECK(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));  // alpha, beta on host
   // cuBLAS is column-major, and a row-major X (ld) is the column-major Xᵀ (same ld). So
@@ -77,11 +80,11 @@ void cublas_gemm(cudaStream_t stream, const GemmProblem<T>& p) {
   if (batch == 1) {
     call = "cublasGemmEx";
     s = cublasGemmEx(h, op_b, op_a, m, n, k, alpha, p.b, Type::value, ldb, p.a, Type::value, lda, beta, p.c,
-                     Type::value, ldc, Type::compute, CUBLAS_GEMM_DEFAULT);
+                     c_type, ldc, Type::compute, CUBLAS_GEMM_DEFAULT);
   } else {
     call = "cublasGemmStridedBatchedEx";
     s = cublasGemmStridedBatchedEx(h, op_b, op_a, m, n, k, alpha, p.b, Type::value, ldb, p.stride_b, p.a,
-                                   Type::value, lda, p.stride_a, beta, p.c, Type::value, ldc, p.stride_c,
+                                   Type::value, lda, p.stride_a, beta, p.c, c_type, ldc, p.stride_c,
                                    batch, Type::compute, CUBLAS_GEMM_DEFAULT);
   }
   if (s != CUBLAS_STATUS_SUCCESS) throw_cublas(s, call, __FILE__, __LINE__, describe(p));
