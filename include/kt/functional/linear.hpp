@@ -10,10 +10,10 @@
 ///     kt::Var<float> w(kt::randn<float>({10, 64}, 1), true), b(kt::zeros<float>({10}), true);
 ///     auto y = kt::linear(x, w, b, kt::Activation::ReLU);   // (32, 10)
 
-#include "kt/autograd/impl/autocast_cast.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
+#include "kt/functional/impl/autocast_linear.hpp"
 #include "kt/tensor/linear.hpp"
 
 #include <vector>
@@ -34,13 +34,11 @@ auto linear(const X& x_, const W& w_, const B& b_, Activation act = Activation::
   const V b = impl::is_tensor_v<B> && !impl::value_of(b_).defined() ? V() : V(impl::as_var<V>(b_));
   impl::require_defined("kt::linear", {x, w});
   // kt::amp::autocast: the GEMM and epilogue in 16 bits (what backward saves is 16-bit too),
-  // the result widened to fp32 with its 16-bit twin (kt/autograd/impl/autocast_twin.hpp).
+  // the result widened to fp32 with its 16-bit twin; w's gradient arrives in fp32 unrounded
+  // (kt/functional/impl/autocast_linear.hpp).
   V autocast_result;
   if (impl::in_autocast_region<T, D>([&](auto h) {
-        using H = decltype(h);
-        const Var<H, D> bh = b.defined() ? impl::autocast_cast<H>(b) : Var<H, D>();
-        autocast_result =
-            impl::widen_with_twin(kt::linear(impl::autocast_cast<H>(x), impl::autocast_cast<H>(w), bh, act));
+        autocast_result = impl::autocast_linear<decltype(h)>(x, w, b, act);
         return true;
       }))
     return autocast_result;

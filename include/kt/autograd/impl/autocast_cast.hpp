@@ -2,8 +2,9 @@
 // What an autocast op does to its fp32 operands: the operand's 16-bit twin when an earlier op
 // of the region made it (kt/autograd/impl/autocast_twin.hpp), else a differentiable cast to the
 // region's 16-bit dtype, cached for parameters (leaves that require grad) until the outermost
-// region ends, as PyTorch caches them. A cached cast whose graph a backward() has freed is cast
-// again: a region around a whole training loop then sees the weights the optimizer updated.
+// region ends, as PyTorch caches them. A cached cast is cast again once a backward() has run
+// through it or through any op that read its value (autocast_cast_value): a region around a
+// whole training loop then sees the weights the optimizer updated.
 
 #include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/impl/var_access.hpp"
@@ -12,26 +13,68 @@
 
 #include <memory>
 #include <utility>
+#include <vector>
 
 namespace kt::impl {
+
+/// A parameter's cached cast. `read_by_backward` is shared with the nodes that read the value
+/// without going through the cast's graph (kt::linear under autocast hands the fp32 gradient
+/// to the parameter directly); such a node sets it when a backward has run it. (A weak
+/// reference to the node would not do: its graph may be gone by the next forward pass.)
+template <class H, class D>
+struct CachedCast {
+  Var<H, D> cast;
+  std::shared_ptr<bool> read_by_backward = std::make_shared<bool>(false);
+
+  /// Whether a backward has consumed the cast (its own node, or a reader's, has run).
+  bool stale() const {
+    const auto& node = VarAccess::state(cast)->grad_fn;
+    return (node && node->released()) || *read_by_backward;
+  }
+};
+
+/// Whether `v` is a parameter: a leaf that requires grad (what autocast caches).
+template <class D>
+bool is_parameter(const Var<float, D>& v) {
+  const auto& state = VarAccess::state(v);
+  return state->requires_grad && !state->grad_fn;
+}
+
+/// The cache entry of parameter v: found, renewed when stale, or made.
+template <class H, class D>
+CachedCast<H, D>& cached_cast(const Var<float, D>& v) {
+  const auto& source = VarAccess::state(v);
+  auto& cache = autocast_state<D>().cache;
+  const auto hit = cache.find(source.get());
+  if (hit != cache.end()) {
+    auto& entry = *std::static_pointer_cast<CachedCast<H, D>>(hit->second.second);
+    if (!entry.stale()) return entry;
+    cache.erase(hit);
+  }
+  auto entry = std::make_shared<CachedCast<H, D>>();
+  entry->cast = v.template to<H>();
+  auto& out = *entry;
+  cache.emplace(source.get(), std::make_pair(std::shared_ptr<const void>(source), std::shared_ptr<void>(entry)));
+  return out;
+}
 
 template <class H, class D>
 Var<H, D> autocast_cast(const Var<float, D>& v) {
   if (Var<H, D> twin = twin_of<H>(v); twin.defined()) return twin;
-  const auto& source = VarAccess::state(v);
-  const bool parameter = source->requires_grad && !source->grad_fn;
-  if (!parameter) return v.template to<H>();
-  auto& cache = autocast_state<D>().cache;
-  const auto hit = cache.find(source.get());
-  if (hit != cache.end()) {
-    const auto& cached = *std::static_pointer_cast<Var<H, D>>(hit->second.second);
-    const auto& node = VarAccess::state(cached)->grad_fn;
-    if (!node || !node->released()) return cached;
-    cache.erase(hit);
-  }
-  Var<H, D> cast = v.template to<H>();
-  cache.emplace(source.get(), std::make_pair(std::shared_ptr<const void>(source), std::make_shared<Var<H, D>>(cast)));
-  return cast;
+  if (!is_parameter(v)) return v.template to<H>();
+  return cached_cast<H>(v).cast;
+}
+
+/// The 16-bit value autocast_cast would give, for an op that computes the gradient of v
+/// itself: cached for parameters. A recording op passes `read_flags` and sets each flag added
+/// there once a backward has run it, so that the cache then renews the cast.
+template <class H, class D>
+Tensor<H, D> autocast_cast_value(const Var<float, D>& v, std::vector<std::shared_ptr<bool>>* read_flags) {
+  if (Var<H, D> twin = twin_of<H>(v); twin.defined()) return twin.data();
+  if (!is_parameter(v)) return v.data().template to<H>(D());
+  auto& entry = cached_cast<H>(v);
+  if (read_flags) read_flags->push_back(entry.read_by_backward);
+  return entry.cast.data();
 }
 
 }  // namespace kt::impl
