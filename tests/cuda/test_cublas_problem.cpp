@@ -25,8 +25,8 @@ void check(bool ok, const std::string& what) {
 }
 
 /// The kt::Error message gemm(p) throws, or "" when it throws none.
-template <class T>
-std::string gemm_error(const kt::GemmProblem<T>& p) {
+template <class T, class C>
+std::string gemm_error(const kt::GemmProblem<T, C>& p) {
   try {
     kt::cuda::gemm(nullptr, p);
   } catch (const kt::Error& e) {
@@ -35,9 +35,9 @@ std::string gemm_error(const kt::GemmProblem<T>& p) {
   return "";
 }
 
-template <class T>
-kt::GemmProblem<T> problem(T* c, const T* a, const T* b, std::int64_t batch = 1) {
-  kt::GemmProblem<T> p;
+template <class T, class C = T>
+kt::GemmProblem<T, C> problem(C* c, const T* a, const T* b, std::int64_t batch = 1) {
+  kt::GemmProblem<T, C> p;
   p.m = 3, p.n = 2, p.k = 4, p.batch = batch;
   p.trans_b = kt::Transpose::Yes;  // B stored (n, k)
   p.a = a, p.lda = 4, p.stride_a = 12;
@@ -69,19 +69,21 @@ T* device_alloc(std::size_t n) {
   return static_cast<T*>(p);
 }
 
-/// C = 2 A Bᵀ (batch 2) on the GPU vs the host, in T (half or bfloat16) with fp32 compute.
-template <class T>
+/// C = 2 A Bᵀ (batch 2) on the GPU vs the host, in T (half or bfloat16) with fp32 compute; C
+/// of dtype C (T, or float: GemmEx's Ctype 32F).
+template <class T, class C = T>
 void device_check(double tol) {
-  std::vector<T> a(24), b(16), c(12, T(-1.0f));
+  std::vector<T> a(24), b(16);
+  std::vector<C> c(12, C(-1.0f));
   for (int i = 0; i < 24; ++i) a[i] = T(0.125f * float(i % 7) - 0.3f);
   for (int i = 0; i < 16; ++i) b[i] = T(0.25f * float(i % 5) - 0.5f);
   T* da = device_alloc<T>(24);
   T* db = device_alloc<T>(16);
-  T* dc = device_alloc<T>(12);
+  C* dc = device_alloc<C>(12);
   KT_CUDA_CHECK(cudaMemcpy(da, a.data(), sizeof(T) * 24, cudaMemcpyHostToDevice));
   KT_CUDA_CHECK(cudaMemcpy(db, b.data(), sizeof(T) * 16, cudaMemcpyHostToDevice));
-  kt::cuda::gemm(nullptr, problem<T>(dc, da, db, 2));
-  KT_CUDA_CHECK(cudaMemcpy(c.data(), dc, sizeof(T) * 12, cudaMemcpyDeviceToHost));
+  kt::cuda::gemm(nullptr, problem<T, C>(dc, da, db, 2));
+  KT_CUDA_CHECK(cudaMemcpy(c.data(), dc, sizeof(C) * 12, cudaMemcpyDeviceToHost));
   bool ok = true;
   for (int e = 0; e < 2; ++e)
     for (int i = 0; i < 3; ++i)
@@ -91,7 +93,7 @@ void device_check(double tol) {
           want += 2.0 * float(a[e * 12 + i * 4 + q]) * float(b[e * 8 + j * 4 + q]);
         ok = ok && std::fabs(float(c[e * 6 + i * 2 + j]) - want) <= tol * (1 + std::fabs(want));
       }
-  check(ok, std::string(kt::dtype_name<T>()) + ": GemmProblem on the GPU");
+  check(ok, std::string(kt::dtype_name<T>()) + " -> " + kt::dtype_name<C>() + ": GemmProblem on the GPU");
   cudaFree(da), cudaFree(db), cudaFree(dc);
 }
 
@@ -102,6 +104,14 @@ int main() {
   host_checks<double>();
   host_checks<kt::half>();
   host_checks<kt::bfloat16>();
+  {  // a 16-bit problem with an fp32 C is validated the same way
+    kt::bfloat16 a[24] = {}, b[16] = {};
+    float c[12] = {};
+    auto p = problem<kt::bfloat16, float>(c, a, b);
+    p.ldb = 3;
+    const std::string msg = gemm_error(p);
+    check(msg.find("kt::cuda::gemm: ldb=3 is smaller than B's row length 4") == 0, "bfloat16 -> float: " + msg);
+  }
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     (void)cudaGetLastError();
@@ -116,6 +126,9 @@ int main() {
     try {
       device_check<kt::half>(2e-3);
       device_check<kt::bfloat16>(1e-2);
+      // fp32 C: unrounded (a 16-bit C would miss 1e-6 by orders of magnitude).
+      device_check<kt::half, float>(1e-6);
+      device_check<kt::bfloat16, float>(1e-6);
     } catch (const kt::Error& e) {
       check(false, std::string("device check threw: ") + e.what());
     }
