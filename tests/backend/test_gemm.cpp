@@ -64,7 +64,8 @@ struct Case {
 
   template <class D>
   std::vector<C> run(const kt::GemmOptions& options) const {
-    auto da = kt::from_host<T, D>(a), db = kt::from_host<T, D>(b), dc = kt::from_host<C, D>(c);
+    const auto da = kt::from_host<T, D>(a), db = kt::from_host<T, D>(b);
+    const auto dc = kt::from_host<C, D>(c);
     kt::gemm(D(), problem(da.data(), db.data(), dc.data()), options);
     D().fence();
     auto out = dc.to_vector();
