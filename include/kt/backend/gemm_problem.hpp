@@ -25,7 +25,7 @@ namespace kt {
 class half;
 class bfloat16;
 
-/// Whether C's element type may be C for operands of type T: C == T, or fp32 for 16-bit T.
+/// Whether a product of T operands may write a C of element type C: C == T, or fp32 for 16-bit T.
 template <class T, class C>
 inline constexpr bool gemm_output_ok_v =
     std::is_same_v<T, C> || ((std::is_same_v<T, half> || std::is_same_v<T, bfloat16>) && std::is_same_v<C, float>);
