@@ -81,21 +81,29 @@ std::vector<kt::GemmBackend> host_backends() {
   return out;
 }
 
+/// The back-ends that can run a GEMM on device D: the host's, or cuBLAS and kt's kernel on Cuda.
+template <class D>
+std::vector<kt::GemmBackend> backends_for() {
+  if constexpr (kt::is_cuda_v<D>) return {kt::GemmBackend::Kokkos, kt::GemmBackend::Cublas};
+  else return host_backends();
+}
+
 const kt::Transpose N = kt::Transpose::No, Tr = kt::Transpose::Yes;
 
-template <class T, class D>
-void check_all_backends(const Case<T>& c, double tol_scale = 1) {
+/// Every back-end of D on 1 and 2 threads, and kt's own choice, against the double reference,
+/// to the tolerance of C's dtype (fp32's for a 16-bit product with an fp32 C).
+template <class T, class D, class C>
+void check_all_backends(const Case<T, C>& c, double tol_scale = 1) {
   const auto want = c.reference();
-  for (kt::GemmBackend backend : host_backends()) {
+  const double tol = tol_scale * kt_test::tolerance<C>() * std::sqrt(double(c.k) + 1);
+  for (kt::GemmBackend backend : backends_for<D>()) {
     for (int threads : {1, 2}) {
       CAPTURE(kt::to_string(backend));
       CAPTURE(threads);
-      CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions().backend(backend).threads(threads)), want,
-                               tol_scale * kt_test::tolerance<T>() * std::sqrt(double(c.k) + 1)));
+      CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions().backend(backend).threads(threads)), want, tol));
     }
   }
-  CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions()), want,
-                           tol_scale * kt_test::tolerance<T>() * std::sqrt(double(c.k) + 1)));
+  CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions()), want, tol));
 }
 
 }  // namespace
@@ -137,26 +145,10 @@ TEST_CASE_TEMPLATE("16-bit operands with an fp32 C keep the fp32 accumulation on
                    KT_CASES(kt::half), KT_CASES(kt::bfloat16)) {
   using T = typename TestCase::dtype;
   using D = typename TestCase::device;
-  std::vector<kt::GemmBackend> backends{kt::GemmBackend::Kokkos};
-  if constexpr (kt::is_cuda_v<D>) backends.push_back(kt::GemmBackend::Cublas);
-  else backends = host_backends();
-  const Case<T, float> cases[] = {Case<T, float>(33, 65, 257, 1, N, Tr),     // k over two K blocks
-                                  Case<T, float>(65, 7, 33, 1, Tr, N, 2.5, 0.5),
-                                  Case<T, float>(5, 6, 7, 3, N, N, 1, 1),    // batched, accumulating
-                                  Case<T, float>(5, 6, 7, 3, Tr, Tr, -1, 0, /*broadcast_b=*/true)};
-  for (const auto& c : cases) {
-    CAPTURE(c.m);
-    CAPTURE(c.k);
-    const auto want = c.reference();
-    const double tol = kt_test::tolerance<float>() * std::sqrt(double(c.k) + 1);
-    for (kt::GemmBackend backend : backends)
-      for (int threads : {1, 2}) {
-        CAPTURE(kt::to_string(backend));
-        CAPTURE(threads);
-        CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions().backend(backend).threads(threads)), want, tol));
-      }
-    CHECK(kt_test::all_close(c.template run<D>(kt::GemmOptions()), want, tol));
-  }
+  check_all_backends<T, D>(Case<T, float>(33, 65, 257, 1, N, Tr));  // k over two K blocks
+  check_all_backends<T, D>(Case<T, float>(65, 7, 33, 1, Tr, N, 2.5, 0.5));
+  check_all_backends<T, D>(Case<T, float>(5, 6, 7, 3, N, N, 1, 1));  // batched, accumulating
+  check_all_backends<T, D>(Case<T, float>(5, 6, 7, 3, Tr, Tr, -1, 0, /*broadcast_b=*/true));
   // The same product with a 16-bit C is rounded: it misses fp32's tolerance (the check above
   // can fail), and equals the fp32 C rounded once.
   Case<T> rounded(33, 65, 257, 1, N, Tr);
@@ -194,7 +186,7 @@ TEST_CASE_TEMPLATE("addmm_ accumulates a 16-bit product into an fp32 tensor unro
 TEST_CASE_TEMPLATE("zero-size dimensions and beta == 0 over NaN", TestCase, KT_ALL_FLOAT_CASES) {
   using T = typename TestCase::dtype;
   using D = typename TestCase::device;
-  for (kt::GemmBackend backend : host_backends()) {
+  for (kt::GemmBackend backend : backends_for<D>()) {
     CAPTURE(kt::to_string(backend));
     const auto options = kt::GemmOptions().backend(backend);
     Case<T> k0(3, 4, 0, 2, N, N, 1, 0.5);  // k == 0: C = beta * C
@@ -232,7 +224,7 @@ TEST_CASE_TEMPLATE("benchmark mode tunes once per shape and reuses the winner", 
   auto stats = kt::tuning::stats();
   CHECK(stats.tuned == 1);
   CHECK(stats.reused == 4);
-  CHECK(stats.candidate_runs >= host_backends().size());
+  CHECK(stats.candidate_runs >= backends_for<D>().size());
   kt::matmul(x.reshape({40, 48}), w.reshape({48, 20}));  // a new shape: tuned again
   CHECK(kt::tuning::stats().tuned == 2);
   const auto entries = kt::tuning::entries();
