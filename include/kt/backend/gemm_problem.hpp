@@ -74,9 +74,6 @@ private:
 template <class T, class C = T>
 struct GemmProblem {
   static_assert(gemm_output_ok_v<T, C>, "kt::GemmProblem<T, C>: C must be T, or float for 16-bit T");
-  using value_type = T;   ///< A's and B's element type
-  using output_type = C;  ///< C's element type
-
   Transpose trans_a = Transpose::No, trans_b = Transpose::No;
   std::int64_t m = 0, n = 0, k = 0;  ///< op(A) is m x k, op(B) is k x n, C is m x n
   std::int64_t batch = 1;
