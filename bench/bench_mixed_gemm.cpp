@@ -4,6 +4,9 @@
 // converts while packing) and kt's heuristic choice — at the shapes of the 784-512-512-10 MLP
 // at batch 256 (forward and both backward GEMMs) and at 1024^3, on 1 and 2 threads. Also the
 // 16 <-> 32-bit conversion throughput of Tensor::to<dtype>() (GB/s of 16-bit data).
+// In a Cuda build, also on the GPU through kt's heuristic (cuBLAS GemmEx, fp32 compute) and
+// kt's own Kokkos kernel: fp32, and bfloat16 / half with a 16-bit or an fp32 C, at 4096^3
+// (issue 12's target: 16-bit >= 3x fp32) and the MLP's layer-1 shape.
 //
 //   OMP_PROC_BIND=false OMP_PLACES=threads build/bench/bench_mixed_gemm
 //
@@ -48,18 +51,20 @@ const char* dtype_tag() {
 
 std::string bench_name(const Gemm& g, const std::string& variant) { return "gemm/" + g.name() + "/" + variant; }
 
-/// kt::addmm_ (C = op(A) op(B)) in dtype T with `backend` (Auto: kt's heuristic) on `threads`.
-template <class T>
+/// kt::addmm_ (C = op(A) op(B)) with operands of dtype T and an output of dtype C on device D
+/// with `backend` (Auto: kt's heuristic) on `threads` (0: the device's own; a host setting).
+template <class T, class D = Device, class C = T>
 void kt_gemm(benchmark::State& state, Gemm g, kt::GemmBackend backend, int threads) {
-  const auto a = kt::rand<float, Device>(g.ta ? kt::Shape{g.k, g.m} : kt::Shape{g.m, g.k}, 1, -1, 1).to<T>();
-  const auto b = kt::rand<float, Device>(g.tb ? kt::Shape{g.n, g.k} : kt::Shape{g.k, g.n}, 2, -1, 1).to<T>();
-  const auto c = kt::zeros<T, Device>({g.m, g.n});
-  const auto options = kt::MatmulOptions().transpose_a(g.ta).transpose_b(g.tb).backend(backend).threads(threads);
-  kt::addmm_(c, a, b, options);  // warm-up: first touch, thread start-up, scratch
-  Device().fence();
+  const auto a = kt::rand<float, D>(g.ta ? kt::Shape{g.k, g.m} : kt::Shape{g.m, g.k}, 1, -1, 1).template to<T>();
+  const auto b = kt::rand<float, D>(g.tb ? kt::Shape{g.n, g.k} : kt::Shape{g.k, g.n}, 2, -1, 1).template to<T>();
+  const auto c = kt::zeros<C, D>({g.m, g.n});
+  auto options = kt::MatmulOptions().transpose_a(g.ta).transpose_b(g.tb).backend(backend);
+  if (threads > 0) options.threads(threads);
+  kt::addmm_(c, a, b, options);  // warm-up: first touch, thread start-up, scratch, cuBLAS handle
+  D().fence();
   for (auto _ : state) {
     kt::addmm_(c, a, b, options);
-    Device().fence();
+    D().fence();
     benchmark::DoNotOptimize(c.data());
   }
   state.counters["GFLOP/s"] = benchmark::Counter(g.flops() * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
@@ -91,7 +96,31 @@ void register_dtype(const Gemm& g) {
     }
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+const std::vector<Gemm> kGpuShapes = {{4096, 4096, 4096, false, false, "square"},
+                                      {256, 512, 784, false, true, "layer 1 forward"}};
+const std::vector<std::pair<std::string, kt::GemmBackend>> kGpuBackends = {
+    {"heuristic", kt::GemmBackend::Auto}, {"kokkos", kt::GemmBackend::Kokkos}};
+
+template <class T, class C = T>
+void register_gpu(const Gemm& g, const std::string& dtype) {
+  for (const auto& [tag, backend] : kGpuBackends)
+    benchmark::RegisterBenchmark(bench_name(g, "cuda/" + dtype + "_" + tag).c_str(), kt_gemm<T, kt::Cuda, C>, g, backend, 0)
+        ->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(kt_bench::min_time(0.2));
+}
+const std::vector<std::string> kGpuDtypes = {"fp32", "bf16", "fp16", "bf16_c32", "fp16_c32"};
+#endif
+
 void register_all() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  for (const Gemm& g : kGpuShapes) {
+    register_gpu<float>(g, "fp32");
+    register_gpu<kt::bfloat16>(g, "bf16");
+    register_gpu<kt::half>(g, "fp16");
+    register_gpu<kt::bfloat16, float>(g, "bf16_c32");
+    register_gpu<kt::half, float>(g, "fp16_c32");
+  }
+#endif
   for (const Gemm& g : kShapes) {
     if (kt_bench::smoke() && g.flops() > 1e9) continue;
     register_dtype<float>(g);
@@ -108,6 +137,22 @@ void register_all() {
 }
 
 void summary(const kt_bench::Results& r) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::printf("\n## Summary, GPU: TFLOP/s (fp32 time / this time); c32 = fp32 C\n\n| shape | backend |");
+  for (const auto& d : kGpuDtypes) std::printf(" %s |", d.c_str());
+  std::printf("\n|---|---|---|---|---|---|---|\n");
+  for (const Gemm& g : kGpuShapes)
+    for (const auto& [tag, backend] : kGpuBackends) {
+      const double fp32 = r.counter(bench_name(g, "cuda/fp32_" + tag), "GFLOP/s");
+      if (!(fp32 > 0)) continue;
+      std::printf("| %s | %s |", g.name().c_str(), tag.c_str());
+      for (const auto& d : kGpuDtypes) {
+        const double v = r.counter(bench_name(g, "cuda/" + d + "_" + tag), "GFLOP/s");
+        std::printf(" %.1f (%.2fx) |", v / 1e3, v / fp32);
+      }
+      std::printf("\n");
+    }
+#endif
   std::printf("\n## Summary: 16-bit GEMM time / best fp32 time at the same shape and threads "
               "(medians when --benchmark_repetitions > 1; < 1 is faster than fp32)\n\n");
   std::printf("| shape | what | threads | fp32 best GF/s | bf16 blas | bf16 kokkos | bf16 heuristic | "

@@ -18,7 +18,8 @@
 // Names: train/<widths>/batch:<B>/{kt,libtorch} (SGD-momentum),
 //        train/<widths>/batch:<B>/adam/{kt,libtorch}, and kt's forward under bf16 autocast
 //        (kt::amp::autocast, fp32 master weights) beside its fp32 step:
-//        train/<widths>/batch:<B>[/adam]/bf16/kt.
+//        train/<widths>/batch:<B>[/adam]/bf16/kt, and on a GPU also under fp16 autocast
+//        (Cuda's default): .../fp16/kt.
 #include "bench_main.hpp"
 #include "bench_reporter.hpp"
 
@@ -79,10 +80,15 @@ void set_counters(benchmark::State& state, const Config& c, double loss) {
 
 #if KT_BENCH_HAVE_KT_TRAINING
 /// kt's training step on device D, the same network, optimizer and data recipe as the twin.
+/// The forward's precision: fp32, or autocast to bfloat16 or half (fp32 master weights).
+enum class Amp { off, bf16, fp16 };
+
+const char* amp_tag(Amp amp) { return amp == Amp::bf16 ? "bf16/kt" : amp == Amp::fp16 ? "fp16/kt" : "kt"; }
+
 template <class D>
 class KtMlpStep {
 public:
-  KtMlpStep(const std::vector<int>& widths, int batch, const std::string& optimizer, std::uint64_t seed, bool amp)
+  KtMlpStep(const std::vector<int>& widths, int batch, const std::string& optimizer, std::uint64_t seed, Amp amp)
       : amp_(amp) {
     for (std::size_t l = 0; l + 1 < widths.size(); ++l) {
       const bool last = l + 2 == widths.size();
@@ -109,8 +115,11 @@ public:
 
   void step() {
     optimizer_->zero_grad();
-    {
-      kt::amp::autocast<D> guard(amp_);  // bfloat16 on the host
+    if (amp_ == Amp::fp16) {
+      kt::amp::autocast<D, kt::half> guard;
+      loss_ = kt::cross_entropy(model_(kt::Var<float, D>(x_)), labels_);
+    } else {
+      kt::amp::autocast<D, kt::bfloat16> guard(amp_ == Amp::bf16);
       loss_ = kt::cross_entropy(model_(kt::Var<float, D>(x_)), labels_);
     }
     loss_.backward();
@@ -126,11 +135,11 @@ private:
   kt::Tensor<float, D> x_;
   kt::Tensor<std::int64_t, D> labels_;
   kt::Var<float, D> loss_;
-  bool amp_;
+  Amp amp_;
 };
 
 template <class D>
-void bench_kt(benchmark::State& state, Config c, std::string optimizer, bool amp) {
+void bench_kt(benchmark::State& state, Config c, std::string optimizer, Amp amp) {
   KtMlpStep<D> s(c.widths, c.batch, optimizer, 1, amp);
   for (int i = 0; i < 3; ++i) s.step();  // warm-up: caching allocator, first-touch
   for (auto _ : state) s.step();
@@ -155,11 +164,14 @@ void register_all() {
           ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(kt_bench::min_time(0.3));
 #endif
 #if KT_BENCH_HAVE_KT_TRAINING
-      benchmark::RegisterBenchmark(bench_name(c, optimizer, "kt").c_str(), bench_kt<kt::DefaultDevice>, c, optimizer, false)
-          ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(kt_bench::min_time(0.3));
-      benchmark::RegisterBenchmark(bench_name(c, optimizer, "bf16/kt").c_str(), bench_kt<kt::DefaultDevice>, c, optimizer,
-                                   true)
-          ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(kt_bench::min_time(0.3));
+      // fp16 autocast on a GPU only: on the host it is bf16's arithmetic with slower conversions.
+      constexpr bool gpu = !kt::is_host_accessible_v<kt::DefaultDevice>;
+      for (Amp amp : {Amp::off, Amp::bf16, Amp::fp16}) {
+        if (amp == Amp::fp16 && !gpu) continue;
+        benchmark::RegisterBenchmark(bench_name(c, optimizer, amp_tag(amp)).c_str(), bench_kt<kt::DefaultDevice>, c,
+                                     optimizer, amp)
+            ->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(kt_bench::min_time(0.3));
+      }
 #endif
     }
 }
@@ -182,22 +194,23 @@ void summary(const kt_bench::Results& r) {
   std::printf("kt's training layers (kt/nn, kt/optim) are not available: the kt columns are empty.\n\n");
 #endif
   std::printf("| MLP | batch | optimizer | LibTorch ms/step | LibTorch samples/s | kt ms/step | kt samples/s | "
-              "kt / LibTorch | target | kt bf16 autocast ms/step | bf16 time / fp32 time |\n"
-              "|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "kt / LibTorch | target | kt bf16 autocast ms/step | bf16 time / fp32 time | kt fp16 autocast ms/step | "
+              "fp16 time / fp32 time |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& optimizer : kOptimizers)
     for (const Config& c : kConfigs) {
       const double ts = r.counter(bench_name(c, optimizer, "libtorch"), "items_per_second");
       const double ks = r.counter(bench_name(c, optimizer, "kt"), "items_per_second");
       const double bs = r.counter(bench_name(c, optimizer, "bf16/kt"), "items_per_second");
+      const double hs = r.counter(bench_name(c, optimizer, "fp16/kt"), "items_per_second");  // GPU only
       std::string target;
       if (optimizer == "sgd" && c.mlp() == "784-512-512-10" && c.batch == 256) target = ">= 1.2";
       if (optimizer == "sgd" && c.mlp() == "64-64-64-10" && c.batch == 32) target = ">= 4";
       if (optimizer == "sgd" && c.mlp() == "784-512-512-10" && c.batch == 256) target += "; bf16 <= 1.1x fp32";
-      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.mlp().c_str(), c.batch,
+      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.mlp().c_str(), c.batch,
                   optimizer == "sgd" ? "SGD momentum 0.9" : "Adam", cell("%.3f", 1e3 * c.batch / ts).c_str(),
                   cell("%.0f", ts).c_str(), cell("%.3f", 1e3 * c.batch / ks).c_str(), cell("%.0f", ks).c_str(),
                   cell("%.2f", ks / ts).c_str(), target.c_str(), cell("%.3f", 1e3 * c.batch / bs).c_str(),
-                  cell("%.2f", ks / bs).c_str());
+                  cell("%.2f", ks / bs).c_str(), cell("%.3f", 1e3 * c.batch / hs).c_str(), cell("%.2f", ks / hs).c_str());
     }
   std::fflush(stdout);
 }
