@@ -74,14 +74,25 @@ TEST_CASE_TEMPLATE("to<dtype> converts elementwise like torch's .to(dtype)", Tes
 TEST_CASE_TEMPLATE("from_blob wraps foreign memory without copying or owning it", TestCase, KT_CASES(double)) {
   using D = typename TestCase::device;
   std::vector<double> data{1, 2, 3, 4, 5, 6};
+  // The foreign memory lives where D's kernels run: the vector itself on the host, a View's
+  // allocation (as another library's cudaMalloc would be) on a GPU.
+  Kokkos::View<double*, typename D::memory_space> foreign("foreign", data.size());
+  double* blob = data.data();
+  if constexpr (!kt::is_host_accessible_v<D>) blob = foreign.data();
   const auto before = kt::memory_stats<D>();
-  auto t = kt::Tensor<double, D>::from_blob(data.data(), {2, 3});
+  auto t = kt::Tensor<double, D>::from_blob(blob, {2, 3});
   CHECK(kt::memory_stats<D>().num_allocs == before.num_allocs);
-  CHECK(t.data() == data.data());
+  CHECK(t.data() == blob);
   t.fill_(9.0);
   D().fence();
+  if constexpr (!kt::is_host_accessible_v<D>)
+    Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(data.data(), data.size()), foreign);
   CHECK(data[5] == 9.0);
   CHECK_FALSE(t.storage()->owning());
+  // Plain host memory wrapped as GPU memory is refused here, not at the first kernel.
+  if constexpr (!kt::is_host_accessible_v<D>)
+    CHECK(kt_test::error_of([&] { kt::Tensor<double, D>::from_blob(data.data(), {2, 3}); })
+              .find("is host memory the GPU cannot access") != std::string::npos);
 }
 
 TEST_CASE_TEMPLATE("tensor errors name the offending values", D, KT_DEVICES) {

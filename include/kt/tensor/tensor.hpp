@@ -12,6 +12,8 @@
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/cuda_devices.hpp"
+#include "kt/core/impl/memory_space_name.hpp"
 #include "kt/core/impl/stream_events.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/tensor/impl/storage.hpp"
@@ -64,6 +66,13 @@ public:
   static Tensor from_blob(T* data, const Shape& shape) {
     KT_REQUIRE(data != nullptr || shape.numel() == 0, "kt::Tensor::from_blob: null pointer for ",
                shape.str(), " elements");
+    // A host pointer wrapped as GPU memory would fault in the first kernel, far from here.
+    if constexpr (!is_host_accessible_v<Device>)
+      KT_REQUIRE(data == nullptr || impl::cuda_can_access(data), "kt::Tensor<", dtype_name<T>(), ", ",
+                 device_name<Device>(), ">::from_blob: ", static_cast<const void*>(data),
+                 " is host memory the GPU cannot access (pageable, not registered); copy it with kt::from_host, "
+                 "or wrap device memory (cudaMalloc, a Kokkos::View in ", impl::memory_space_name<memory_space_t<Device>>(),
+                 ")");
     const auto bytes = static_cast<std::size_t>(shape.numel()) * sizeof(T);
     return Tensor(bytes > 0 ? Storage::borrow(data, bytes) : nullptr, 0, shape);
   }

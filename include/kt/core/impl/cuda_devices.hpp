@@ -20,6 +20,25 @@ inline int cuda_device_count() {
 #endif
 }
 
+/// Whether a GPU kernel can read and write `p`: false for plain (pageable, unregistered) host
+/// memory unless the GPU can access pageable memory (HMM, ATS). True without a Cuda build.
+inline bool cuda_can_access(const void* p) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  if (attributes.type != cudaMemoryTypeUnregistered) return true;
+  int device = 0, pageable = 0;
+  return cudaGetDevice(&device) == cudaSuccess &&
+         cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device) == cudaSuccess && pageable != 0;
+#else
+  (void)p;
+  return true;
+#endif
+}
+
 /// Set when kt::Runtime started a Cuda build of Kokkos on a machine without a GPU: Kokkos
 /// then runs its host devices only, and kt::is_available<kt::Cuda>() is false.
 inline bool& cuda_disabled() {
