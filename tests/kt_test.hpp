@@ -56,6 +56,14 @@ bool all_close(const std::vector<T>& got, const std::vector<double>& want, doubl
   return true;
 }
 
+/// The results of one computation on two devices: bit for bit between host devices; within T's
+/// rounding when one is a GPU (its FMA contraction and math library round their own way).
+template <class D1, class D2, class T>
+bool same_across_devices(const std::vector<T>& a, const std::vector<T>& b) {
+  if constexpr (kt::is_host_accessible_v<D1> && kt::is_host_accessible_v<D2>) return a == b;
+  else return all_close(a, as_double(b), tolerance<T>());
+}
+
 /// The error message of `f()`'s kt::Error, or "" when it throws none.
 template <class F>
 std::string error_of(F&& f) {

@@ -124,7 +124,7 @@ TEST_CASE_TEMPLATE("under autocast linear's fp32 weight gets its gradient unroun
   const kt::Var<float, D> x(kt::rand<float, D>({300, 7}, 1, 0.5f, 1.5f));
   const kt::Var<float, D> w(kt::randn<float, D>({5, 7}, 2), true), b(kt::randn<float, D>({5}, 3), true);
   {
-    kt::amp::autocast<D> guard;
+    kt::amp::autocast<D, B> guard;  // (Cuda's default is half)
     kt::sum(kt::linear(x, w, b)).backward();
   }
   const auto xh = x.data().template to<B>().to_vector();
@@ -144,11 +144,11 @@ TEST_CASE_TEMPLATE("under autocast linear's fp32 weight gets its gradient unroun
 TEST_CASE_TEMPLATE("an autocast region around training steps casts the weights each step anew", D, KT_DEVICES) {
   Operands<D> o;
   kt::optim::SGD<float, D> opt({o.w, o.b}, kt::optim::SGDOptions(0.5));
-  kt::amp::autocast<D> guard;
+  using B = kt::bfloat16;
+  kt::amp::autocast<D, B> guard;
   for (int step = 0; step < 3; ++step) {
     const auto y = kt::linear(o.x, o.w, o.b);
     // What the current weights give, written out (the guard does not affect explicit casts).
-    using B = kt::bfloat16;
     const auto want = kt::linear(o.x.data().template to<B>(), o.w.data().template to<B>(), o.b.data().template to<B>());
     CHECK(bit_equal(y.data(), want.template to<float>()));
     opt.zero_grad();
@@ -226,7 +226,7 @@ TEST_CASE_TEMPLATE("ops on autocast results run in 16 bits exactly as written ou
   using B = kt::bfloat16;
   kt::Var<float, D> y;
   {
-    kt::amp::autocast<D> guard;
+    kt::amp::autocast<D, B> guard;
     const auto h = kt::linear(a.x, a.w, a.b);
     y = kt::sigmoid(kt::relu(h) * 3.0f - h) + kt::matmul(h, kt::matmul(kt::transpose(h, 0, 1), kt::gelu(h)));
   }
@@ -262,7 +262,7 @@ TEST_CASE_TEMPLATE("an MLP trains under bf16 autocast and stays close to fp32", 
   for (int step = 0; step < 100; ++step) {
     kt::Var<float, D> loss;
     {
-      kt::amp::autocast<D> guard;
+      kt::amp::autocast<D, kt::bfloat16> guard;
       if (step == 0) {
         const auto bf16 = model(x).data().to_vector();
         for (std::size_t i = 0; i < fp32.size(); ++i) CHECK(std::abs(bf16[i] - fp32[i]) <= 2e-2f * (1 + std::abs(fp32[i])));

@@ -53,7 +53,7 @@ StepMemory measure_step(bool amp) {
     }
     kt::Var<float, D> loss;
     {
-      kt::amp::autocast<D> guard(amp);
+      kt::amp::autocast<D, kt::bfloat16> guard(amp);
       loss = kt::cross_entropy(model(kt::Var<float, D>(x)), y);
     }
     if (step == 1) m.graph = kt::memory_stats<D>().allocated - m.resident;

@@ -30,13 +30,22 @@ TEST_CASE_TEMPLATE("random tensors are bit-identical on every device and thread 
   using T = typename TestCase::dtype;
   using D = typename TestCase::device;
   // Serial is the single-threaded reference; ctest reruns this at 1, 2, 3 and 4 threads.
+  // Uniform draws are exact arithmetic on Philox' words: bit-identical everywhere. Normal draws
+  // go through log, sin and cos, which a GPU's math library rounds differently from the host's
+  // (last bit): bit-identical on the host devices, within a few ulps on a GPU.
+  const auto same_normals = [](const std::vector<T>& got, const std::vector<T>& want) {
+    if constexpr (kt::is_host_accessible_v<D>) return got == want;
+    else return kt_test::all_close(got, kt_test::as_double(want), std::is_same_v<T, float>    ? 1e-6
+                                                                  : std::is_same_v<T, double> ? 1e-14
+                                                                                              : kt_test::tolerance<T>());
+  };
   const kt::Shape shape{1001, 37};  // odd sizes: a partial Philox block at the end
-  CHECK(kt::randn<T, D>(shape, 1234).to_vector() == kt::randn<T, kt::Serial>(shape, 1234).to_vector());
+  CHECK(same_normals(kt::randn<T, D>(shape, 1234).to_vector(), kt::randn<T, kt::Serial>(shape, 1234).to_vector()));
   CHECK(kt::rand<T, D>(shape, 99, -2, 3).to_vector() == kt::rand<T, kt::Serial>(shape, 99, -2, 3).to_vector());
   kt::Generator g1(5), g2(5);
   kt::rand<T, D>({10}, g1);
   kt::rand<T, kt::Serial>({10}, g2);
-  CHECK(kt::randn<T, D>({100}, g1).to_vector() == kt::randn<T, kt::Serial>({100}, g2).to_vector());
+  CHECK(same_normals(kt::randn<T, D>({100}, g1).to_vector(), kt::randn<T, kt::Serial>({100}, g2).to_vector()));
 }
 
 TEST_CASE_TEMPLATE("rand and randn have the right distribution", TestCase, KT_FLOAT_CASES) {
