@@ -39,6 +39,7 @@ pack() {
   local build="${BUILD:-$root/build-cuda}"
   cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$root/.deps/kokkos-cuda" \
     -DCMAKE_CXX_COMPILER="$root/.deps/kokkos-cuda/bin/nvcc_wrapper" -DKT_ENABLE_BENCHMARKS=ON \
+    "-DCMAKE_CXX_FLAGS_RELEASE=-O3 -DNDEBUG" \
     -DKT_MARCH=x86-64-v3 -DKT_BENCH_LIBTORCH=OFF >/dev/null
   # shellcheck disable=SC2086
   cmake --build "$build" -j "$(nproc)" --target $targets
