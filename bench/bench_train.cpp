@@ -79,12 +79,12 @@ void set_counters(benchmark::State& state, const Config& c, double loss) {
 }
 
 #if KT_BENCH_HAVE_KT_TRAINING
-/// kt's training step on device D, the same network, optimizer and data recipe as the twin.
 /// The forward's precision: fp32, or autocast to bfloat16 or half (fp32 master weights).
 enum class Amp { off, bf16, fp16 };
 
 const char* amp_tag(Amp amp) { return amp == Amp::bf16 ? "bf16/kt" : amp == Amp::fp16 ? "fp16/kt" : "kt"; }
 
+/// kt's training step on device D, the same network, optimizer and data recipe as the twin.
 template <class D>
 class KtMlpStep {
 public:
@@ -115,13 +115,8 @@ public:
 
   void step() {
     optimizer_->zero_grad();
-    if (amp_ == Amp::fp16) {
-      kt::amp::autocast<D, kt::half> guard;
-      loss_ = kt::cross_entropy(model_(kt::Var<float, D>(x_)), labels_);
-    } else {
-      kt::amp::autocast<D, kt::bfloat16> guard(amp_ == Amp::bf16);
-      loss_ = kt::cross_entropy(model_(kt::Var<float, D>(x_)), labels_);
-    }
+    if (amp_ == Amp::fp16) forward<kt::half>(true);
+    else forward<kt::bfloat16>(amp_ == Amp::bf16);
     loss_.backward();
     optimizer_->step();
     Kokkos::fence();
@@ -130,6 +125,13 @@ public:
   double last_loss() const { return static_cast<double>(loss_.data().to_vector().at(0)); }
 
 private:
+  /// Forward pass and loss, under autocast to H when `enabled`.
+  template <class H>
+  void forward(bool enabled) {
+    kt::amp::autocast<D, H> guard(enabled);
+    loss_ = kt::cross_entropy(model_(kt::Var<float, D>(x_)), labels_);
+  }
+
   kt::nn::Sequential<float, D> model_;
   std::unique_ptr<kt::optim::OptimizerBase> optimizer_;
   kt::Tensor<float, D> x_;

@@ -56,12 +56,13 @@ bool all_close(const std::vector<T>& got, const std::vector<double>& want, doubl
   return true;
 }
 
-/// The results of one computation on two devices: bit for bit between host devices; within T's
-/// rounding when one is a GPU (its FMA contraction and math library round their own way).
+/// The results of one computation on two devices: bit for bit between host devices; within
+/// `gpu_tol` (default: T's rounding) when one is a GPU (its FMA contraction and math library
+/// round their own way).
 template <class D1, class D2, class T>
-bool same_across_devices(const std::vector<T>& a, const std::vector<T>& b) {
+bool same_across_devices(const std::vector<T>& a, const std::vector<T>& b, double gpu_tol = tolerance<T>()) {
   if constexpr (kt::is_host_accessible_v<D1> && kt::is_host_accessible_v<D2>) return a == b;
-  else return all_close(a, as_double(b), tolerance<T>());
+  else return all_close(a, as_double(b), gpu_tol);
 }
 
 /// The error message of `f()`'s kt::Error, or "" when it throws none.
