@@ -136,6 +136,28 @@ TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-en
   check_all_backends<T, D>(Case<T>(5, 6, 7, 4, N, Tr, 1, 0));
   check_all_backends<T, D>(Case<T>(5, 6, 7, 3, Tr, N, 0.5, 2, /*broadcast_b=*/true));
   check_all_backends<T, D>(Case<T>(257, 65, 33, 2, N, N));
+  // Past every blocking edge of the host kernels (kt/backend/impl/gemm_kokkos.hpp): several K
+  // blocks (KC = 384) with a short last one, row blocks (MC = 192) and column blocks (NC = 512)
+  // with partial micro-tiles at both ends; beta == 0 (accumulating in C) and beta != 0 (a C tile).
+  check_all_backends<T, D>(Case<T>(203, 531, 401, 1, N, Tr));
+  check_all_backends<T, D>(Case<T>(203, 531, 401, 1, Tr, N, 2.5, 0));
+  check_all_backends<T, D>(Case<T>(203, 531, 401, 1, N, N, 1, 0.5));
+}
+
+// kt's host kernel has two paths (kt/backend/impl/gemm_kokkos.hpp): with beta == 0 and a C of
+// the accumulation type it accumulates in C itself; otherwise in a scratch tile per team. Both
+// form every sum in the same order, so C = A B agrees bit for bit with C = A B + 1 * 0.
+TEST_CASE_TEMPLATE("the host kernel's two paths give identical bits", T, float, double) {
+  for (int threads : {1, 2}) {
+    for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{203, 531, 401}, {64, 64, 64}, {5, 700, 900}}) {
+      CAPTURE(threads);
+      CAPTURE(m);
+      Case<T> direct(m, n, k, 1, N, Tr, 1, 0), tiled(m, n, k, 1, N, Tr, 1, 1);
+      std::fill(tiled.c.begin(), tiled.c.end(), T(0));
+      const auto options = kt::GemmOptions().backend(kt::GemmBackend::Kokkos).threads(threads);
+      CHECK(direct.template run<kt::Host>(options) == tiled.template run<kt::Host>(options));
+    }
+  }
 }
 
 // GemmProblem<T, float> (cuBLAS' GemmEx with an fp32 C): the fp32 accumulation is stored
