@@ -142,6 +142,7 @@ TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-en
   check_all_backends<T, D>(Case<T>(203, 531, 401, 1, N, Tr));
   check_all_backends<T, D>(Case<T>(203, 531, 401, 1, Tr, N, 2.5, 0));
   check_all_backends<T, D>(Case<T>(203, 531, 401, 1, N, N, 1, 0.5));
+  check_all_backends<T, D>(Case<T>(3, 2100, 20, 2, Tr, N));  // one thread's blocks end at 2048 columns
 }
 
 // kt's host kernel has two paths (kt/backend/impl/gemm_kokkos.hpp): with beta == 0 and a C of
@@ -149,7 +150,7 @@ TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-en
 // form every sum in the same order, so C = A B agrees bit for bit with C = A B + 1 * 0.
 TEST_CASE_TEMPLATE("the host kernel's two paths give identical bits", T, float, double) {
   for (int threads : {1, 2}) {
-    for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{203, 531, 401}, {64, 64, 64}, {5, 700, 900}}) {
+    for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{203, 531, 401}, {64, 64, 64}, {5, 700, 900}, {3, 2100, 20}}) {
       CAPTURE(threads);
       CAPTURE(m);
       Case<T> direct(m, n, k, 1, N, Tr, 1, 0), tiled(m, n, k, 1, N, Tr, 1, 1);

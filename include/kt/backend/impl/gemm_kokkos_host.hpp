@@ -5,9 +5,10 @@
 /// general kernel (kt/backend/impl/gemm_kokkos.hpp) keeps a scratch C tile per team so that it
 /// can round 16-bit outputs once and add beta * C at the end; this one accumulates in C itself
 /// and so can use GotoBLAS' loop order, which shares each packed block of op(B) among all the
-/// rows of a work item. Measured on one Zen 4 core (bench_gemm, 1024^3 fp32, medians of 3, same
-/// runs as OpenBLAS 0.3.21 at 98.5-99.8): 87 GFLOP/s (74% of the FMA peak) in the tiled kernel,
-/// 97-98 (83-84%) here; 2 threads 199-201 (86-87%), OpenBLAS 196-202.
+/// rows of a work item. Measured on one Zen 4 core (bench_gemm, fp32, medians of 3, FMA peak
+/// 117 GFLOP/s per core, OpenBLAS 0.3.21 in the same runs): 1024^3 87 GFLOP/s (74%) in the
+/// tiled kernel, 101-104 (86-89%) here, OpenBLAS 98-102; 2 threads 197-202 (85-86%), OpenBLAS
+/// 201-207; 256x512x784 86-87% and 83-85%.
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"
@@ -57,8 +58,8 @@ void gemm_pack_host(Acc* KOKKOS_RESTRICT dst, const T* KOKKOS_RESTRICT src, std:
 }
 
 /// The host kernel for fp32/fp64 products with beta == 0, C = alpha * op(A) * op(B): GotoBLAS'
-/// loop order, accumulating in C itself. A work item is an (up to whole-m) x NC block of C;
-/// per K block it packs op(B) once (KC x NC, in L2) and then walks the rows in MC blocks,
+/// loop order, accumulating in C itself. A work item is a block of C (whole rows, up to 2048
+/// columns); per K block it packs op(B) once (KC x its columns) and then walks the rows in MC blocks,
 /// packing op(A) (MC x KC) for each. Against the tiled kernel below (a scratch C tile per
 /// team, both operands re-packed per tile) this packs op(B) m / MC times less and keeps no
 /// C tile in cache. Same sums in the same order (k ascending, one multiply-add at a time,
@@ -72,14 +73,20 @@ void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, Acc>& p) {
     const std::int64_t tiles = (len + max_tile - 1) / max_tile;
     return ((len + tiles - 1) / tiles + r - 1) / r * r;
   };
-  // Work items: whole columns of C in NC-wide blocks, cut (rows first: op(B)'s re-packing is
-  // the cheaper one to repeat... ) until there are two per thread.
-  std::int64_t mi = (p.m + MR - 1) / MR * MR, ni = split(p.n, Tiles::NC, NR);
+  // Work items: blocks of C, at least one per thread. One thread takes whole rows and up to
+  // 2048 columns: every operand is packed once (op(B)'s block is then KC x 2048, 3 MiB in
+  // L3; 1024^3: 87% of the FMA peak, against 82-84% with 512 columns). For more threads, C is
+  // cut into columns of NC (op(B)'s block stays in L2; 1024^3 on 2 threads: 86-87%, against
+  // 81-83% when cut into rows of 2048 columns), then halved along whichever dimension adds
+  // less packing: every row cut re-packs op(B)'s columns, every column cut op(A)'s rows.
+  std::int64_t mi = (p.m + MR - 1) / MR * MR, ni = split(p.n, 2048, NR);
   const std::int64_t threads = exec.concurrency();
-  const std::int64_t want = threads;
   const auto count = [&] { return (p.m + mi - 1) / mi * ((p.n + ni - 1) / ni) * p.batch; };
-  while (count() < want && (mi > 4 * MR || ni > 4 * NR)) {
-    if (mi >= ni / 2 && mi > 4 * MR) mi = split(p.m, mi / 2, MR);
+  if (count() < threads) ni = split(p.n, Tiles::NC, NR);
+  while (count() < threads && (mi > 4 * MR || ni > 4 * NR)) {
+    const std::int64_t mt = (p.m + mi - 1) / mi, nt = (p.n + ni - 1) / ni;
+    const bool cut_rows = ni <= 4 * NR || (mi > 4 * MR && mt * p.n < nt * p.m);
+    if (cut_rows) mi = split(p.m, mi / 2, MR);
     else ni = split(p.n, ni / 2, NR);
   }
   const std::int64_t mt = (p.m + mi - 1) / mi, nt = (p.n + ni - 1) / ni;

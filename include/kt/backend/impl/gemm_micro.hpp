@@ -44,12 +44,12 @@ struct GemmTiles {
                                   ? gemm_host_simd_bytes / int(sizeof(Acc)) : 1;
   static constexpr int MR = gemm_host_simd_regs >= 32 ? 12 : 6;
   static constexpr int NR = 2 * simd;
-  // KC = 256: a B micro-panel (KC x NR: 16 KiB with fp32 on AVX2) stays in a 32 KiB L1 while
-  // the tile's A micro-panels stream past it, and the packed A block (MC x KC, 192 KiB in fp32)
-  // stays in L2. MC = 192 rows and NC = 512 columns amortise the packing: op(B) is packed once
-  // per tile row, i.e. m / MC times, op(A) n / NC times. (Measured on a 2-core Zen 3, 512 KiB
-  // L2 per core: KC 128-384, MC 96-384 and NC 256-2048 were within the +-10% noise of the
-  // shared machine; these are the textbook-sized middle.)
+  // KC = 384: a B micro-panel (KC x NR: 24 KiB with fp32) stays in a 32 KiB L1 while the A
+  // micro-panels stream past it from L2, where the packed A block (MC x KC, 288 KiB in fp32)
+  // stays. MC = 192 rows and NC = 512 columns amortise the packing; the tiled kernel also keeps
+  // an MC x NC accumulator tile in L2. (Zen 3, 512 KiB L2: KC 128-384, MC 96-384 and NC
+  // 256-2048 were within the +-10% noise; Zen 4, 1 MiB L2, kt/backend/impl/gemm_kokkos_host.hpp
+  // at 1024^3: KC 384 ~3% faster than 256, a 64-byte pad between panels no better.)
   static constexpr int KC = 384, MC = 192 / MR * MR, NC = 512;
   static constexpr int team_size = 1, vector_length = 1;
   static constexpr int scratch_level = 1;  // level 0 is capped at 32 KiB on host back-ends
