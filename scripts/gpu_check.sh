@@ -174,6 +174,22 @@ run() {
       >"$work/scale_env_${env%%=*}.log" 2>&1
     echo "openmp $t threads, $env: $(grep -h 'training time' "$work/scale_env_${env%%=*}.log")"
   done
+  # Near all cores, three runs each (single runs there were noisy), with the machine's other
+  # load and steal time around them: on 2 cores here, a core shared with another process made
+  # all threads 2-3x slower than one under the default wait policy (docs/performance.md).
+  echo "### other load, CPU topology and steal time (cpu line of /proc/stat: the 8th number)"
+  top -bn1 | head -15 || true
+  lscpu | grep -iE 'thread|core|socket|numa|model name' || true
+  grep '^cpu ' /proc/stat
+  local r
+  for t in 8 12 14 15 16; do
+    for r in 1 2 3; do
+      timeout 60 "$fm" --device openmp --threads "$t" --workers 0 --epochs 1 --data "$data" --summary none \
+        >"$work/scale_near_${t}_$r.log" 2>&1
+      echo "openmp $t threads, run $r: $(grep -h 'training time' "$work/scale_near_${t}_$r.log")"
+    done
+  done
+  grep '^cpu ' /proc/stat
   save
   fi
 

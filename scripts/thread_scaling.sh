@@ -7,6 +7,12 @@
 #
 #   scripts/thread_scaling.sh [BUILD_DIR=build] [COUNTS="1 2 4 8 16"]
 #   BLAS=pthread scripts/thread_scaling.sh   # against Debian's pthreads OpenBLAS instead
+#   BUSY=1 scripts/thread_scaling.sh         # while N busy loops (other jobs) hold cores
+#
+# The epoch is measured twice: with the OpenMP runtime's default wait policy (threads spin a
+# while at each join) and with OMP_WAIT_POLICY=passive (they sleep at once). On a core shared
+# with another process the spinning costs more than the thread brings (docs/performance.md,
+# "A core shared with another process").
 #
 # Needs: cmake --build build --target fashion_mnist bench_train
 set -euo pipefail
@@ -22,15 +28,23 @@ if [ "${BLAS:-}" = pthread ]; then
 fi
 export OMP_PROC_BIND=false OMP_PLACES=threads
 
-echo "| threads | example epoch s (1 epoch, 0 workers) | bench_train 784-512-512-10/b256 SGD ms/step |"
-echo "|---|---|---|"
+busy_pids=()
+for _ in $(seq 1 "${BUSY:-0}"); do (while :; do :; done) & busy_pids+=($!); done
+trap '[ ${#busy_pids[@]} -eq 0 ] || kill "${busy_pids[@]}" 2>/dev/null' EXIT
+[ "${BUSY:-0}" -eq 0 ] || echo "(${BUSY} busy loops running)"
+
+epoch_s() {
+  "$example" --epochs 1 --threads "$1" --workers 0 --summary none | sed -n 's/.*training time \([0-9.]*\) s$/\1/p'
+}
+echo "| threads | example epoch s (1 epoch, 0 workers) | same, OMP_WAIT_POLICY=passive | bench_train 784-512-512-10/b256 SGD ms/step |"
+echo "|---|---|---|---|"
 for t in $counts; do
-  epoch=$("$example" --epochs 1 --threads "$t" --workers 0 --summary none |
-          sed -n 's/.*training time \([0-9.]*\) s$/\1/p')
+  epoch=$(epoch_s "$t")
+  passive=$(OMP_WAIT_POLICY=passive epoch_s "$t")
   step="—"
   if [ -x "$bench" ]; then
     step=$("$bench" --threads="$t" --benchmark_filter='784-512-512-10/batch:256/kt/' --benchmark_repetitions=3 \
              --benchmark_report_aggregates_only=true 2>/dev/null | awk '/_median/ {print $2; exit}')
   fi
-  echo "| $t | $epoch | ${step:-—} |"
+  echo "| $t | $epoch | $passive | ${step:-—} |"
 done
