@@ -145,9 +145,9 @@ TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-en
   check_all_backends<T, D>(Case<T>(3, 2100, 20, 2, Tr, N));  // one thread's blocks end at 2048 columns
 }
 
-// kt's host kernel has two paths (kt/backend/impl/gemm_kokkos.hpp): with beta == 0 and a C of
-// the accumulation type it accumulates in C itself; otherwise in a scratch tile per team. Both
-// form every sum in the same order, so C = A B agrees bit for bit with C = A B + 1 * 0.
+// kt's host kernel (kt/backend/impl/gemm_kokkos_host.hpp) accumulates in C itself when beta == 0
+// and C is the accumulation type, otherwise in a scratch block. Both form every sum in the same
+// order, so C = A B agrees bit for bit with C = A B + 1 * 0.
 TEST_CASE_TEMPLATE("the host kernel's two paths give identical bits", T, float, double) {
   for (int threads : {1, 2}) {
     for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{203, 531, 401}, {64, 64, 64}, {5, 700, 900}, {3, 2100, 20}}) {
@@ -281,7 +281,7 @@ TEST_CASE("deterministic mode is bit-identical across runs, host devices and thr
   kt::tuning::set_benchmark(false);
 }
 
-TEST_CASE("the heuristic sends host products to BLAS, else Eigen, and small ones to one thread") {
+TEST_CASE("the heuristic sends host fp32 products to BLAS, else Eigen, 16-bit ones to kt's kernel, small ones to one thread") {
   auto choose = [](std::int64_t m, std::int64_t n, std::int64_t k) {
     kt::GemmProblem<float> p;
     p.m = m, p.n = n, p.k = k;
@@ -295,6 +295,13 @@ TEST_CASE("the heuristic sends host products to BLAS, else Eigen, and small ones
     CHECK(choose(m, n, k).backend == library);
   CHECK(choose(64, 64, 64).threads == 2);  // 0.52 MFLOP
   CHECK(choose(32, 512, 10).threads == 1);  // 0.33 MFLOP
+  // 16-bit operands: kt's kernel, which widens them while packing (no fp32 copies first).
+  kt::GemmProblem<kt::bfloat16, float> bf16;
+  bf16.m = 256, bf16.n = 512, bf16.k = 784;
+  CHECK(kt::impl::gemm_heuristic<Kokkos::DefaultHostExecutionSpace>(bf16, 2).backend == kt::GemmBackend::Kokkos);
+  kt::GemmProblem<kt::half> fp16;
+  fp16.m = 256, fp16.n = 10, fp16.k = 512;
+  CHECK(kt::impl::gemm_heuristic<Kokkos::DefaultHostExecutionSpace>(fp16, 2).backend == kt::GemmBackend::Kokkos);
 }
 
 #if defined(KT_ENABLE_CBLAS) && defined(KT_CBLAS_IS_OPENBLAS) && defined(_OPENMP) && defined(KOKKOS_ENABLE_OPENMP)

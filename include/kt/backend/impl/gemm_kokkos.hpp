@@ -4,23 +4,23 @@
 /// Kokkos hierarchical parallelism only, so it runs on every execution space. Reached through
 /// kt::gemm / kt::matmul (GemmBackend::Kokkos), which validate the problem and handle k == 0.
 ///
-/// Design (Goto/BLIS blocking mapped onto a TeamPolicy):
-///  - The league runs over batch x (m/mc) x (n/nc) tiles of C; one team owns one C tile.
-///  - For each K block of KC, the team packs op(A) (mc x kc) and op(B) (kc x nc) into team
-///    scratch, converted to the accumulation type, as "micro-panels": MR rows (NR columns) of
-///    op(A) (op(B)) interleaved per k, so the micro-kernel streams two contiguous arrays.
-///    Rows/columns past the matrix edge are packed as zeros, so the micro-kernel never has an
-///    edge case (the wasted flops are at most one micro-tile row/column per tile).
+/// Design (Goto/BLIS blocking):
+///  - Host spaces (one thread per team): kt/backend/impl/gemm_kokkos_host.hpp, GotoBLAS' loop
+///    order over large blocks of C, op(B) packed once per block.
+///  - GPUs, below: the league runs over batch x (m/mc) x (n/nc) tiles of C; one team owns one
+///    C tile. For each K block of KC, the team packs op(A) (mc x kc) and op(B) (kc x nc) into
+///    team scratch, converted to the accumulation type, as "micro-panels": MR rows (NR
+///    columns) of op(A) (op(B)) interleaved per k, so the micro-kernel streams two contiguous
+///    arrays. Rows/columns past the matrix edge are packed as zeros, so the micro-kernel never
+///    has an edge case (the wasted flops are at most one micro-tile row/column per tile).
 ///  - Each thread owns MR x NR micro-tiles held in a fixed-size local array; its accumulators
 ///    live in a scratch C tile (in the accumulation type) between K blocks, and the epilogue
 ///    writes C = alpha * acc + beta * C once, rounding 16-bit outputs once.
 ///  - Determinism: every C element is the sum over k = 0, 1, ..., K-1 in that order, one
 ///    multiply-add at a time, in the same code whatever the tile sizes, thread count or
 ///    schedule (K is never split across threads; the scratch tile stores exact accumulators).
-///    So results are bit-identical on Serial and OpenMP with any number of threads.
-///  - On host spaces, C = alpha * op(A) * op(B) into a C of the accumulation type (beta == 0,
-///    the common case) goes to kt/backend/impl/gemm_kokkos_host.hpp instead: the same sums
-///    accumulated in C itself, in GotoBLAS' loop order (~15% faster on a Zen 4 core).
+///    So results are bit-identical on Serial and OpenMP with any number of threads (the host
+///    kernel forms the same sums).
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_kokkos_host.hpp"
@@ -38,10 +38,8 @@ namespace kt::impl {
 
 /// Packs rows [0, panels*R) x columns [0, kc) of X(r, c) = src[r*rs + c*cs] as micro-panels:
 /// dst[(r / R) * panel_stride + c * R + r % R], zero for r >= rows. The inner (vector) loop
-/// runs along whichever index is contiguous in memory, so GPU lanes coalesce their reads and
-/// host copies of contiguous rows vectorise. `Flat`: one flat vector loop over all panels
-/// (GPU lanes); otherwise a loop per panel with a constant trip count R (host SIMD).
-template <int R, bool Flat, class Acc, class T, class Member>
+/// runs along whichever index is contiguous in memory, so the lanes coalesce their reads.
+template <int R, class Acc, class T, class Member>
 KOKKOS_INLINE_FUNCTION void gemm_pack(const Member& team, Acc* dst, const T* src, std::int64_t rs,
                                       std::int64_t cs, int rows, int panels, int kc, int panel_stride) {
   if (cs == 1) {  // X's rows are contiguous (A as stored, or B transposed): lanes along c
@@ -52,68 +50,26 @@ KOKKOS_INLINE_FUNCTION void gemm_pack(const Member& team, Acc* dst, const T* src
         d[c * R] = r < rows ? gemm_load<Acc>(s[c]) : Acc(0);
       });
     });
-  } else if (Flat) {  // X's columns are contiguous: lanes along r
+  } else {  // X's columns are contiguous: lanes along r
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kc), [&](int c) {
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, panels * R), [&](int r) {
         dst[(r / R) * panel_stride + c * R + r % R] = r < rows ? gemm_load<Acc>(src[r + c * cs]) : Acc(0);
       });
     });
-  } else {  // the same for one thread (vector length 1): plain loops, a copy of R per panel
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, kc), [&](int c) {
-      for (int q = 0; q < panels; ++q) {
-        const T* const s = src + q * R + c * cs;
-        const int valid = rows - q * R;
-        // Through a local array: dst and src may alias as far as the compiler knows, and
-        // loading all R values before storing lets it use whole-vector loads and stores.
-        Acc v[R];
-        if (valid >= R) {
-          for (int i = 0; i < R; ++i) v[i] = gemm_load<Acc>(s[i]);
-        } else {
-          for (int i = 0; i < R; ++i) v[i] = i < valid ? gemm_load<Acc>(s[i]) : Acc(0);
-        }
-        for (int i = 0; i < R; ++i) dst[q * panel_stride + c * R + i] = v[i];
-      }
-    });
   }
 }
 
-/// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] on `exec`; pointers in Exec's memory space,
-/// the problem valid with k > 0. Asynchronous like any Kokkos kernel: fence `exec` before
-/// reading C on the host.
+/// The team kernel (GPUs): one team per mc x nc tile of C, as described at the top.
 template <class Exec, class T, class C>
-void gemm_kokkos(const Exec& exec, const GemmProblem<T, C>& p) {
-  KT_PROFILE_REGION("kt::gemm_kokkos");
-  if (p.empty() || p.k == 0) return;
+void gemm_kokkos_tiled(const Exec& exec, const GemmProblem<T, C>& p) {
   using Acc = gemm_acc_t<T>;
   using Tiles = GemmTiles<Exec, Acc>;
-  if constexpr (Tiles::team_size == 1 && std::is_same_v<C, Acc>) {
-    if (p.beta == 0) return gemm_kokkos_host(exec, p);
-  }
   constexpr int MR = Tiles::MR, NR = Tiles::NR, KC = Tiles::KC;
-  // Tile extents: on the host, split m and n into equal tiles of at most MC x NC (rounded up to
-  // whole micro-tiles) so threads get even work, and shrink the tiles of small problems until
-  // there are about 4 per thread. (Results do not depend on the tile sizes, see above.)
-  const auto split = [](std::int64_t len, std::int64_t max_tile, std::int64_t r) {
-    const std::int64_t tiles = (len + max_tile - 1) / max_tile;
-    return ((len + tiles - 1) / tiles + r - 1) / r * r;
-  };
-  std::int64_t mc = Tiles::MC, nc = Tiles::NC;
-  if (Tiles::team_size == 1) {
-    mc = split(p.m, Tiles::MC, MR);
-    nc = split(p.n, Tiles::NC, NR);
-    const std::int64_t threads = exec.concurrency();
-    const std::int64_t want = threads > 1 ? 4 * threads : 1;
-    const auto count = [&] { return (p.m + mc - 1) / mc * ((p.n + nc - 1) / nc) * p.batch; };
-    while (count() < want && (mc > 4 * MR || nc > 4 * NR)) {
-      if (mc >= nc / 2 && mc > 4 * MR) mc = split(p.m, mc / 2, MR);
-      else nc = split(p.n, nc / 2, NR);
-    }
-  }
+  const std::int64_t mc = Tiles::MC, nc = Tiles::NC;
   const std::int64_t mt = (p.m + mc - 1) / mc, nt = (p.n + nc - 1) / nc;
   KT_REQUIRE(mt * nt * p.batch <= std::int64_t(INT32_MAX), "kt::gemm_kokkos: too many tiles: ",
              mt, " x ", nt, " x ", p.batch);
   const int mcap = int(mc), ncap = int(nc), ldcs = int(nc) + Tiles::c_pad;
-  constexpr bool flat = Tiles::vector_length > 1;
   // Scratch: packed A (mc x KC), packed B (KC x nc), C tile (mc x nc); +64 B to align each.
   const int a_stride = KC * MR + Tiles::pad, b_stride = KC * NR + Tiles::pad;
   const std::size_t a_len = std::size_t(mc / MR) * a_stride, b_len = std::size_t(nc / NR) * b_stride,
@@ -153,8 +109,8 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T, C>& p) {
     const T* const bb = b + bi * sb + j0 * brs;
     for (std::int64_t k0 = 0; k0 < k; k0 += KC) {
       const int kc = int(k - k0 < KC ? k - k0 : KC);
-      gemm_pack<MR, flat>(team, as, ab + k0 * acs, ars, acs, mcur, mp, kc, a_stride);
-      gemm_pack<NR, flat>(team, bs, bb + k0 * bcs, brs, bcs, ncur, np, kc, b_stride);
+      gemm_pack<MR>(team, as, ab + k0 * acs, ars, acs, mcur, mp, kc, a_stride);
+      gemm_pack<NR>(team, bs, bb + k0 * bcs, brs, bcs, ncur, np, kc, b_stride);
       team.team_barrier();
       // jr outside, ir inside: on the host one B micro-panel stays in L1 for all of the tile's
       // A micro-panels; on a GPU, team ranks take jr and vector lanes take ir.
@@ -182,6 +138,17 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T, C>& p) {
       }
     });
   });
+}
+
+/// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] on `exec`; pointers in Exec's memory space,
+/// the problem valid. Asynchronous like any Kokkos kernel: fence `exec` before reading C on the
+/// host.
+template <class Exec, class T, class C>
+void gemm_kokkos(const Exec& exec, const GemmProblem<T, C>& p) {
+  KT_PROFILE_REGION("kt::gemm_kokkos");
+  if (p.empty() || p.k == 0) return;
+  if constexpr (GemmTiles<Exec, gemm_acc_t<T>>::team_size == 1) gemm_kokkos_host(exec, p);
+  else gemm_kokkos_tiled(exec, p);
 }
 
 }  // namespace kt::impl

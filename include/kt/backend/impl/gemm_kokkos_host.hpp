@@ -17,6 +17,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace kt::impl {
 
@@ -57,18 +58,22 @@ void gemm_pack_host(Acc* KOKKOS_RESTRICT dst, const T* KOKKOS_RESTRICT src, std:
   }
 }
 
-/// The host kernel for fp32/fp64 products with beta == 0, C = alpha * op(A) * op(B): GotoBLAS'
-/// loop order, accumulating in C itself. A work item is a block of C (whole rows, up to 2048
-/// columns); per K block it packs op(B) once (KC x its columns) and then walks the rows in MC blocks,
-/// packing op(A) (MC x KC) for each. Against the tiled kernel below (a scratch C tile per
-/// team, both operands re-packed per tile) this packs op(B) m / MC times less and keeps no
-/// C tile in cache. Same sums in the same order (k ascending, one multiply-add at a time,
-/// C holding the exact fp32/fp64 accumulator between K blocks, alpha applied once at the
-/// end), so results are bit-identical to the tiled kernel's at any thread count.
-template <class Exec, class T, class Acc>
-void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, Acc>& p) {
+/// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] on a host execution space, in GotoBLAS'
+/// loop order. A work item is a block of C (whole rows, up to 2048 columns); per K block it
+/// packs op(B) once (KC x its columns) and then walks the rows in MC blocks, packing op(A)
+/// (MC x KC) for each. The accumulators live in C itself when C is the accumulation type and
+/// beta == 0 (alpha applied at the end), else in a scratch block of the item's size, written to
+/// C once as alpha * acc + beta * C (16-bit C rounded once). Against a team tile per C tile
+/// (kt/backend/impl/gemm_kokkos.hpp) this packs op(B) m / MC times less and, in place, keeps no
+/// accumulator tile in cache. The sums are those of the tiled kernel (k ascending, one
+/// multiply-add at a time, exact accumulators between K blocks), so the results are the same
+/// bits at any thread count and item size.
+template <class Exec, class T, class C>
+void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, C>& p) {
+  using Acc = gemm_acc_t<T>;
   using Tiles = GemmTiles<Exec, Acc>;
   constexpr int MR = Tiles::MR, NR = Tiles::NR, KC = Tiles::KC, MC = Tiles::MC;
+  const bool in_place = std::is_same_v<C, Acc> && p.beta == 0;
   const auto split = [](std::int64_t len, std::int64_t max_tile, std::int64_t r) {
     const std::int64_t tiles = (len + max_tile - 1) / max_tile;
     return ((len + tiles - 1) / tiles + r - 1) / r * r;
@@ -79,22 +84,27 @@ void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, Acc>& p) {
   // cut into columns of NC (op(B)'s block stays in L2; 1024^3 on 2 threads: 86-87%, against
   // 81-83% when cut into rows of 2048 columns), then halved along whichever dimension adds
   // less packing: every row cut re-packs op(B)'s columns, every column cut op(A)'s rows.
+  // Accumulators in scratch cap an item at kAccElements (1 MiB of fp32: L2-sized).
+  constexpr std::int64_t kAccElements = std::int64_t(1) << 18;
   std::int64_t mi = (p.m + MR - 1) / MR * MR, ni = split(p.n, 2048, NR);
   const std::int64_t threads = exec.concurrency();
   const auto count = [&] { return (p.m + mi - 1) / mi * ((p.n + ni - 1) / ni) * p.batch; };
-  if (count() < threads) ni = split(p.n, Tiles::NC, NR);
+  if (count() < threads || (!in_place && ni > Tiles::NC)) ni = split(p.n, Tiles::NC, NR);
   while (count() < threads && (mi > 4 * MR || ni > 4 * NR)) {
     const std::int64_t mt = (p.m + mi - 1) / mi, nt = (p.n + ni - 1) / ni;
     const bool cut_rows = ni <= 4 * NR || (mi > 4 * MR && mt * p.n < nt * p.m);
     if (cut_rows) mi = split(p.m, mi / 2, MR);
     else ni = split(p.n, ni / 2, NR);
   }
+  if (!in_place)
+    while (mi * ni > kAccElements && mi > MR) mi = split(p.m, mi / 2, MR);
   const std::int64_t mt = (p.m + mi - 1) / mi, nt = (p.n + ni - 1) / ni;
   KT_REQUIRE(mt * nt * p.batch <= std::int64_t(INT32_MAX), "kt::gemm_kokkos: too many tiles: ",
              mt, " x ", nt, " x ", p.batch);
   const int a_stride = KC * MR + Tiles::pad, b_stride = KC * NR + Tiles::pad;
-  const std::size_t a_len = std::size_t(MC / MR) * a_stride, b_len = std::size_t((ni + NR - 1) / NR) * b_stride;
-  const std::size_t bytes = (a_len + b_len) * sizeof(Acc) + 2 * 64;
+  const std::size_t a_len = std::size_t(MC / MR) * a_stride, b_len = std::size_t((ni + NR - 1) / NR) * b_stride,
+                    acc_len = in_place ? 0 : std::size_t(mi * ni);
+  const std::size_t bytes = (a_len + b_len + acc_len) * sizeof(Acc) + 3 * 64;
   const bool ta = p.trans_a == Transpose::Yes, tb = p.trans_b == Transpose::Yes;
   const std::int64_t ars = ta ? 1 : p.lda, acs = ta ? p.lda : 1;
   const std::int64_t brs = tb ? p.ldb : 1, bcs = tb ? 1 : p.ldb;
@@ -102,8 +112,8 @@ void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, Acc>& p) {
   const std::int64_t sa = p.stride_a, sb = p.stride_b, sc = p.stride_c;
   const T* const a = p.a;
   const T* const b = p.b;
-  Acc* const c = p.c;
-  const Acc alpha = Acc(p.alpha);
+  C* const c = p.c;
+  const Acc alpha = Acc(p.alpha), beta = Acc(p.beta);
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
   using Member = typename Policy::member_type;
   const Policy policy = Policy(exec, int(mt * nt * p.batch), 1, 1)
@@ -119,7 +129,14 @@ void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, Acc>& p) {
     Acc* const bs = static_cast<Acc*>(scratch.get_shmem_aligned(b_len * sizeof(Acc), 64));
     const T* const ab = a + bi * sa + i0 * ars;
     const T* const bb = b + bi * sb + j0 * brs;
-    Acc* const cb = c + bi * sc + i0 * ldc + j0;
+    C* const cb = c + bi * sc + i0 * ldc + j0;
+    // The accumulators: C's own block, or the scratch block (rows ni apart).
+    Acc* acc = nullptr;
+    std::int64_t ld = ni;
+    if constexpr (std::is_same_v<C, Acc>) {
+      if (in_place) acc = cb, ld = ldc;
+    }
+    if (!acc) acc = static_cast<Acc*>(scratch.get_shmem_aligned(acc_len * sizeof(Acc), 64));
     for (std::int64_t k0 = 0; k0 < k; k0 += KC) {
       const int kc = int(k - k0 < KC ? k - k0 : KC);
       const bool first = k0 == 0;
@@ -131,25 +148,39 @@ void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, Acc>& p) {
           const int nv = ncur - jr * NR < NR ? ncur - jr * NR : NR;
           for (int ir = 0; ir < mp; ++ir) {
             const int mv = mb - ir * MR < MR ? mb - ir * MR : MR;
-            Acc* const ct = cb + std::int64_t(ic + ir * MR) * ldc + jr * NR;
+            Acc* const ct = acc + std::int64_t(ic + ir * MR) * ld + jr * NR;
             if (mv == MR && nv == NR) {
-              gemm_micro<MR, NR>(kc, as + ir * a_stride, bs + jr * b_stride, ct, int(ldc), first);
+              gemm_micro<MR, NR>(kc, as + ir * a_stride, bs + jr * b_stride, ct, int(ld), first);
             } else {  // an edge micro-tile: through a full-size buffer
               Acc buf[MR * NR];
               if (!first)
                 for (int i = 0; i < mv; ++i)
-                  for (int j = 0; j < nv; ++j) buf[i * NR + j] = ct[i * ldc + j];
+                  for (int j = 0; j < nv; ++j) buf[i * NR + j] = ct[i * ld + j];
               gemm_micro<MR, NR>(kc, as + ir * a_stride, bs + jr * b_stride, buf, NR, first);
               for (int i = 0; i < mv; ++i)
-                for (int j = 0; j < nv; ++j) ct[i * ldc + j] = buf[i * NR + j];
+                for (int j = 0; j < nv; ++j) ct[i * ld + j] = buf[i * NR + j];
             }
           }
         }
       }
     }
-    if (alpha != Acc(1))
-      for (int i = 0; i < mcur; ++i)
-        for (int j = 0; j < ncur; ++j) cb[i * ldc + j] *= alpha;
+    // The epilogue, as the tiled kernel's: C = alpha * acc (+ beta * C), rounded once;
+    // beta == 0 never reads C.
+    if (in_place) {
+      if (alpha != Acc(1))
+        for (int i = 0; i < mcur; ++i)
+          for (int j = 0; j < ncur; ++j) acc[i * ld + j] *= alpha;
+    } else {
+      for (int i = 0; i < mcur; ++i) {
+        C* const ci = cb + i * ldc;
+        const Acc* const si = acc + i * ld;
+        if (beta == Acc(0)) {
+          for (int j = 0; j < ncur; ++j) ci[j] = static_cast<C>(alpha * si[j]);
+        } else {
+          for (int j = 0; j < ncur; ++j) ci[j] = static_cast<C>(alpha * si[j] + beta * gemm_load<Acc>(ci[j]));
+        }
+      }
+    }
   });
 }
 

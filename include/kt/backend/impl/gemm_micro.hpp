@@ -33,21 +33,23 @@ inline constexpr int gemm_host_simd_bytes = 16, gemm_host_simd_regs = 16;
 #endif
 
 /// Compile-time tile sizes of the kernel on execution space Exec for accumulator type Acc.
-/// MR x NR: one thread's register block; MC x NC: the largest C tile of a team; KC: the K block.
+/// MR x NR: one thread's register block; MC x NC: a GPU team's C tile, the host's row block and
+/// column block; KC: the K block.
 template <class Exec, class Acc,
           bool Host = Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible>
 struct GemmTiles {
-  // Host: one thread per team walks all micro-tiles of its C tile. NR = two SIMD registers of
-  // accumulators per row and MR rows use 2*MR of the registers, leaving room for the two B
-  // vectors and the A broadcast: 6 x 2 = 12 of 16 (AVX2/SSE), 12 x 2 = 24 of 32 (AVX-512).
+  // Host (kt/backend/impl/gemm_kokkos_host.hpp): one thread per block of C. NR = two SIMD
+  // registers of accumulators per row and MR rows use 2*MR of the registers, leaving room for
+  // the two B vectors and the A broadcast: 6 x 2 = 12 of 16 (AVX2/SSE), 12 x 2 = 24 of 32
+  // (AVX-512).
   static constexpr int simd = gemm_host_simd_bytes / int(sizeof(Acc)) > 0
                                   ? gemm_host_simd_bytes / int(sizeof(Acc)) : 1;
   static constexpr int MR = gemm_host_simd_regs >= 32 ? 12 : 6;
   static constexpr int NR = 2 * simd;
   // KC = 384: a B micro-panel (KC x NR: 24 KiB with fp32) stays in a 32 KiB L1 while the A
   // micro-panels stream past it from L2, where the packed A block (MC x KC, 288 KiB in fp32)
-  // stays. MC = 192 rows and NC = 512 columns amortise the packing; the tiled kernel also keeps
-  // an MC x NC accumulator tile in L2. (Zen 3, 512 KiB L2: KC 128-384, MC 96-384 and NC
+  // stays. MC = 192 rows and NC = 512 columns (a block of op(B) when several threads share
+  // the product) amortise the packing. (Zen 3, 512 KiB L2: KC 128-384, MC 96-384 and NC
   // 256-2048 were within the +-10% noise; Zen 4, 1 MiB L2, kt/backend/impl/gemm_kokkos_host.hpp
   // at 1024^3: KC 384 ~3% faster than 256, a 64-byte pad between panels no better.)
   static constexpr int KC = 384, MC = 192 / MR * MR, NC = 512;

@@ -67,6 +67,10 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
 /// threads, 32x512x10 the same). Host float products go to BLAS when kt has one — threaded by
 /// kt on its own pool, it won at every MLP shape, skinny ones included (256x512x10, k = 10:
 /// 20.9 µs vs Eigen's 41; 10x512x256: 14.8 vs 43) — else to Eigen, else to kt's kernel.
+/// Host 16-bit products go to kt's kernel, which widens the operands while packing them: the
+/// libraries need fp32 copies first, a memory-bound pass that cost 9% of a bf16 training step
+/// (784-512-512-10/b256 on a Zen 4; 2 threads, GFLOP/s, kt / widened OpenBLAS: 256x512x784 NT
+/// 190-200 / 101-117, 512x784x256 TN 191-200 / 120; 1 thread level, 98-105 / 95-102).
 /// Figures behind these choices: docs/performance.md.
 template <class Exec, class T, class C>
 GemmChoice gemm_heuristic(const GemmProblem<T, C>& p, int concurrency) {
@@ -74,7 +78,7 @@ GemmChoice gemm_heuristic(const GemmProblem<T, C>& p, int concurrency) {
   if constexpr (is_cuda_v<Exec>) {
     return {GemmBackend::Cublas, concurrency, 0};
   } else {
-    if constexpr (host_library_runs_v<Exec, T>) {
+    if constexpr (host_library_ok_v<Exec, T>) {
       if (have_blas_gemm) return {GemmBackend::Blas, threads, 0};
       if (have_eigen_gemm) return {GemmBackend::Eigen, threads, 0};
     }
