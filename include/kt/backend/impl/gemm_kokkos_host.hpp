@@ -105,15 +105,11 @@ void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, C>& p) {
   const std::size_t a_len = std::size_t(MC / MR) * a_stride, b_len = std::size_t((ni + NR - 1) / NR) * b_stride,
                     acc_len = in_place ? 0 : std::size_t(mi * ni);
   const std::size_t bytes = (a_len + b_len + acc_len) * sizeof(Acc) + 3 * 64;
+  // op(A)(i, l) = a[i*ars + l*acs]; op(B)(l, j) = b[j*brs + l*bcs] (B is packed as op(B)^T).
   const bool ta = p.trans_a == Transpose::Yes, tb = p.trans_b == Transpose::Yes;
-  const std::int64_t ars = ta ? 1 : p.lda, acs = ta ? p.lda : 1;
-  const std::int64_t brs = tb ? p.ldb : 1, bcs = tb ? 1 : p.ldb;
-  const std::int64_t m = p.m, n = p.n, k = p.k, ldc = p.ldc;
-  const std::int64_t sa = p.stride_a, sb = p.stride_b, sc = p.stride_c;
-  const T* const a = p.a;
-  const T* const b = p.b;
-  C* const c = p.c;
+  const std::int64_t ars = ta ? 1 : p.lda, acs = ta ? p.lda : 1, brs = tb ? p.ldb : 1, bcs = tb ? 1 : p.ldb;
   const Acc alpha = Acc(p.alpha), beta = Acc(p.beta);
+  const std::int64_t m = p.m, n = p.n, k = p.k, ldc = p.ldc;
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
   using Member = typename Policy::member_type;
   const Policy policy = Policy(exec, int(mt * nt * p.batch), 1, 1)
@@ -127,9 +123,9 @@ void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, C>& p) {
     auto& scratch = team.team_scratch(int(Tiles::scratch_level));
     Acc* const as = static_cast<Acc*>(scratch.get_shmem_aligned(a_len * sizeof(Acc), 64));
     Acc* const bs = static_cast<Acc*>(scratch.get_shmem_aligned(b_len * sizeof(Acc), 64));
-    const T* const ab = a + bi * sa + i0 * ars;
-    const T* const bb = b + bi * sb + j0 * brs;
-    C* const cb = c + bi * sc + i0 * ldc + j0;
+    const T* const ab = p.a + bi * p.stride_a + i0 * ars;
+    const T* const bb = p.b + bi * p.stride_b + j0 * brs;
+    C* const cb = p.c + bi * p.stride_c + i0 * ldc + j0;
     // The accumulators: C's own block, or the scratch block (rows ni apart).
     Acc* acc = nullptr;
     std::int64_t ld = ni;
