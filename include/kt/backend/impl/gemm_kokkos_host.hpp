@@ -1,14 +1,14 @@
 #pragma once
 /// \file kt/backend/impl/gemm_kokkos_host.hpp
-/// kt's GEMM kernel for host execution spaces when C is the accumulation type and beta == 0
-/// (C = alpha * op(A) * op(B): what Linear, matmul and the gradients' products ask for). The
-/// general kernel (kt/backend/impl/gemm_kokkos.hpp) keeps a scratch C tile per team so that it
-/// can round 16-bit outputs once and add beta * C at the end; this one accumulates in C itself
-/// and so can use GotoBLAS' loop order, which shares each packed block of op(B) among all the
-/// rows of a work item. Measured on one Zen 4 core (bench_gemm, fp32, medians of 3, FMA peak
-/// 117 GFLOP/s per core, OpenBLAS 0.3.21 in the same runs): 1024^3 87 GFLOP/s (74%) in the
-/// tiled kernel, 101-104 (86-89%) here, OpenBLAS 98-102; 2 threads 197-202 (85-86%), OpenBLAS
-/// 201-207; 256x512x784 86-87% and 83-85%.
+/// kt's GEMM kernel on host execution spaces (Serial, OpenMP), for every dtype, C and beta.
+/// GPUs use the team kernel of kt/backend/impl/gemm_kokkos.hpp, whose accumulators live in a
+/// scratch C tile per team and whose operands are packed per tile; on one CPU thread that
+/// re-packed op(B) m / MC times and crowded L2 with the tile. This kernel uses GotoBLAS' loop
+/// order instead, sharing each packed block of op(B) among all the rows of a work item, and
+/// accumulates in C itself where it can. Measured on one Zen 4 core (bench_gemm, fp32, medians
+/// of 3, FMA peak 117 GFLOP/s per core, OpenBLAS 0.3.21 in the same runs): 1024^3 87 GFLOP/s
+/// (74%) with the team kernel, 101-104 (86-89%) here, OpenBLAS 98-102; 2 threads 197-202
+/// (85-86%), OpenBLAS 201-207; 256x512x784 86-87% and 83-85%.
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"
