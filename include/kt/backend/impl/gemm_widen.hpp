@@ -4,8 +4,10 @@
 // widened to fp32 once per call — O(mk + kn) exact conversions (kt/core/impl/half_format.hpp's
 // are branch-free and vectorise) against O(mnk) multiply-adds — the fp32 library accumulates,
 // and C is rounded to 16 bits once, as kt's own kernel does. Operands are widened one K block
-// at a time, so the scratch stays small. Which of the two is faster per
-// shape is measured in bench_gemm (docs/performance.md, "Mixed precision").
+// at a time, so the scratch stays small. Since kt's own kernel widens while packing at
+// OpenBLAS' speed, the heuristic no longer picks this path (kt/backend/impl/gemm_select.hpp);
+// it serves a forced BLAS or Eigen back-end and benchmark mode's timed candidates
+// (bench_mixed_gemm; docs/performance.md, "Mixed precision").
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/core/impl/convert.hpp"
