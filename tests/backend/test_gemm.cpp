@@ -1,8 +1,16 @@
 #include "kt_test.hpp"
 
 #include <kt/backend/gemm.hpp>
+#include <kt/core/impl/parallel_for.hpp>
 
+#include <algorithm>
 #include <array>
+#include <set>
+#include <vector>
+#if defined(__linux__)
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace {
 
@@ -339,6 +347,49 @@ TEST_CASE("a BLAS GEMM runs on the requested threads and leaves the caller's thr
   run(2);
   CHECK(omp_get_max_threads() == 3);
   omp_set_num_threads(omp_before);
+}
+#endif
+
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(__linux__)
+namespace {
+// The OS thread ids of the host pool: one index per thread of Kokkos' (whole) team.
+std::set<long> pool_thread_ids() {
+  const int pool = Kokkos::OpenMP().concurrency();
+  std::vector<long> ids(static_cast<std::size_t>(pool));
+  Kokkos::parallel_for(Kokkos::RangePolicy<Kokkos::OpenMP>(0, pool, Kokkos::ChunkSize(1)),
+                       [&](int i) { ids[static_cast<std::size_t>(i)] = syscall(SYS_gettid); });
+  return {ids.begin(), ids.end()};
+}
+}  // namespace
+
+TEST_CASE("kt's host work of every width keeps the pool's threads (no team smaller than the pool)") {
+  // GCC's OpenMP runtime ends the surplus threads of its pool when a smaller team starts and
+  // creates new ones for the next larger team; kt's regions must all be whole-pool teams.
+  const int pool = Kokkos::OpenMP().concurrency();
+  if (pool < 3) {
+    MESSAGE("needs 3 or more host threads (ctest runs it with --kokkos-threads=4)");
+    return;
+  }
+  const auto before = pool_thread_ids();
+  REQUIRE(before.size() == static_cast<std::size_t>(pool));
+  std::vector<int> ran(static_cast<std::size_t>(pool));
+  for (int pieces = 1; pieces <= pool; ++pieces) {
+    std::fill(ran.begin(), ran.end(), 0);
+    kt::impl::parallel_pieces("test::pieces", pieces, [&](int i) { ++ran[static_cast<std::size_t>(i)]; });
+    CHECK(std::count(ran.begin(), ran.end(), 1) == pieces);  // each piece once
+  }
+  for (int grains = 1; grains <= pool + 1; ++grains) {
+    const std::int64_t n = grains * kt::impl::host_grain;
+    auto x = kt::zeros<float, kt::OpenMP>({n});
+    auto v = x.view();
+    kt::impl::parallel_for(kt::OpenMP(), "test::kernel", n, KOKKOS_LAMBDA(std::int64_t i) { v(i) += 1; });
+    CHECK(kt::sum(x).item() == float(n));  // each element once
+  }
+#if defined(KT_ENABLE_CBLAS)
+  Case<float> c(64, 64, 64, 1, N, N);  // two 32-row pieces
+  CHECK(kt_test::all_close(c.run<kt::OpenMP>(kt::GemmOptions().backend(kt::GemmBackend::Blas).threads(pool)), c.reference()));
+#endif
+  CHECK(pool_thread_ids() == before);
 }
 #endif
 

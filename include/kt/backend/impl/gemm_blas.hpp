@@ -10,6 +10,7 @@
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/blas_threads.hpp"
 #include "kt/backend/impl/gemm_split.hpp"
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/error.hpp"
 
 #if defined(KT_ENABLE_CBLAS)
@@ -44,13 +45,10 @@ void gemm_blas_calls(const GemmProblem<T>& p) {
 }
 
 /// p cut into `pieces` (kt/backend/impl/gemm_split.hpp), one library call per piece on kt's
-/// OpenMP threads; the caller has set the library to one thread.
+/// host threads; the caller has set the library to one thread.
 template <class T>
 void gemm_blas_pieces(const GemmProblem<T>& p, int pieces) {
-#if defined(_OPENMP)
-#pragma omp parallel for num_threads(pieces) schedule(static, 1)
-#endif
-  for (int i = 0; i < pieces; ++i) gemm_blas_calls(gemm_piece(p, i, pieces));
+  parallel_pieces("kt::gemm::blas_pieces", pieces, [&](int i) { gemm_blas_calls(gemm_piece(p, i, pieces)); });
 }
 
 template <class T>

@@ -1,23 +1,32 @@
 #pragma once
-// kt's 1-D kernel launches, on an execution-space instance. Every kt kernel goes through
-// these two functions, so the rules below hold everywhere:
+// kt's host and device launches, on an execution-space instance. Every kt kernel goes through
+// these functions, so the rules below hold everywhere:
 //  - The kernel is ordered on `exec` (a CUDA stream on GPUs); nothing fences.
-//  - On a host thread pool (OpenMP) a small kernel runs on the calling thread instead
-//    (Kokkos::Serial, same memory space): an OpenMP fork-join costs ~1-2 µs, more than one
-//    core needs for a few thousand simple elements, and small-model training launches dozens
-//    of such kernels per step. Results do not change: every kt kernel computes each element
-//    independently of how the range is split (reductions fix their order by shape). The rule
-//    never applies to GPUs, whose launches are asynchronous anyway.
+//  - On a host thread pool (OpenMP) a kernel takes one thread per host_grain elements of
+//    work, as PyTorch's at::parallel_for does with its grain size: a thread costs a wake-up
+//    and a share of the join, more than one core needs for a few thousand simple elements.
+//    Below one grain the kernel runs on the calling thread (Kokkos::Serial, same memory
+//    space). Results do not change: every kt kernel computes each element independently of
+//    how the range is split (reductions fix their order by shape).
+//  - Every parallel region on the host is one team of the whole pool, the threads beyond
+//    the work idle through it: GCC's OpenMP runtime ends the surplus threads of its pool
+//    whenever a smaller team starts and creates them again for the next larger one. Teams of
+//    mixed sizes (GEMM pieces, the loader's gather, Kokkos kernels) made the main example's
+//    epoch on a 16-core VM 2.1 s on 16 threads against 1.0 s on 8 (docs/performance.md).
+//  - None of this applies to GPUs, whose launches are asynchronous anyway.
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 namespace kt::impl {
 
-/// Work (elements touched) below which a host-pool kernel runs on the calling thread.
-inline constexpr std::int64_t inline_kernel_work = 8192;
+/// Elements of work per host thread: a kernel of w elements runs on ceil(w / host_grain)
+/// threads at most, on the calling thread below one grain.
+inline constexpr std::int64_t host_grain = 8192;
 
 /// The execution space a small kernel of device D runs on: D itself, except Serial for OpenMP.
 template <class D>
@@ -34,32 +43,55 @@ struct inline_space<Kokkos::OpenMP> {
 template <class Exec>
 using index_policy_t = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
 
-/// Kokkos::parallel_for(label, [0, n), f) on `exec`, or on the calling thread when exec is a
-/// host pool and `work` (default n) is small.
+/// Kokkos::parallel_for(label, [0, n), f) on `exec`; on a host pool, on the calling thread or
+/// the first ceil(work / host_grain) threads when `work` (default n) is small.
 template <class Exec, class F>
 void parallel_for(const Exec& exec, const char* label, std::int64_t n, const F& f, std::int64_t work = -1) {
   using Inline = typename inline_space<Exec>::type;
   if constexpr (!std::is_same_v<Inline, Exec>) {
-    if ((work < 0 ? n : work) < inline_kernel_work) {
+    const std::int64_t threads = ((work < 0 ? n : work) + host_grain - 1) / host_grain;
+    if (threads <= 1) {
       Kokkos::parallel_for(label, index_policy_t<Inline>(0, n), f);
+      return;
+    }
+    // One chunk per working thread: Kokkos hands chunk r to thread r of its (whole) team.
+    const std::int64_t chunk = (n + threads - 1) / threads;
+    if (threads < exec.concurrency() && chunk <= std::numeric_limits<int>::max()) {
+      Kokkos::parallel_for(label, index_policy_t<Exec>(exec, 0, n, Kokkos::ChunkSize(static_cast<int>(chunk))), f);
       return;
     }
   }
   Kokkos::parallel_for(label, index_policy_t<Exec>(exec, 0, n), f);
 }
 
-/// Kokkos::parallel_reduce(label, [0, n), f, results...) on `exec`, with the same small-kernel
-/// rule. Reducing into host scalars waits for the result.
+/// Kokkos::parallel_reduce(label, [0, n), f, results...) on `exec`, on the calling thread when
+/// exec is a host pool and n is below one grain. Reducing into host scalars waits for the
+/// result.
 template <class Exec, class F, class... Results>
 void parallel_reduce(const Exec& exec, const char* label, std::int64_t n, const F& f, Results&... results) {
   using Inline = typename inline_space<Exec>::type;
   if constexpr (!std::is_same_v<Inline, Exec>) {
-    if (n < inline_kernel_work) {
+    if (n < host_grain) {
       Kokkos::parallel_reduce(label, index_policy_t<Inline>(0, n), f, results...);
       return;
     }
   }
   Kokkos::parallel_reduce(label, index_policy_t<Exec>(exec, 0, n), f, results...);
+}
+
+/// f(i) for i in [0, pieces) on the host's default execution space, piece i on thread i of
+/// its (whole) team; one after another on the calling thread where there is no pool or the
+/// caller is already inside one. For a few large pieces of host work that call libraries or
+/// copy memory (kt's BLAS pieces, the loader's gather); f must not throw.
+template <class F>
+void parallel_pieces(const char* label, int pieces, const F& f) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  if (pieces == 1) {
+    f(0);
+    return;
+  }
+  if (pieces > 1)
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<Host, Kokkos::IndexType<int>>(0, pieces, Kokkos::ChunkSize(1)), f);
 }
 
 }  // namespace kt::impl
