@@ -238,21 +238,21 @@ int run(Config c, const std::string& summary_path, const Ranks& ranks) {
             << " threads), Kokkos " << KOKKOS_VERSION / 10000 << "." << KOKKOS_VERSION / 100 % 100 << "."
             << KOKKOS_VERSION % 100 << "\n";
 
-  // 1. Data: gzip IDX -> float in [0, 1] -> normalised, (N, 784) rows on the host.
+  // 1. Data: gzip IDX. The training images stay uint8, (N, 784) rows on the host, and become
+  // normalised floats while the loader gathers a batch (ToTensor + Normalize, fused); the test
+  // set is normalised once and moved to the device.
   const auto t_load = Clock::now();
-  auto train_x = kt::read_idx_float(data_file(c, "train-images-idx3-ubyte.gz"));
+  auto train_x = kt::read_idx<std::uint8_t>(data_file(c, "train-images-idx3-ubyte.gz")).reshape({-1, 784});
   auto train_y = kt::read_idx<std::int64_t>(data_file(c, "train-labels-idx1-ubyte.gz"));
   auto test_x = kt::read_idx_float(data_file(c, "t10k-images-idx3-ubyte.gz"));
   auto test_y = kt::read_idx<std::int64_t>(data_file(c, "t10k-labels-idx1-ubyte.gz"));
   const kt::Normalize normalize(kMean, kStd);
-  normalize.apply_(train_x);
   normalize.apply_(test_x);
-  train_x = train_x.reshape({-1, 784});
   if (c.limit > 0 && c.limit < train_x.size(0)) {
     train_x = train_x.slice(0, c.limit);
     train_y = train_y.slice(0, c.limit);
   }
-  kt::TensorDataset train(train_x, train_y);
+  kt::NormalizedDataset train(train_x, train_y, 1.0 / 255, normalize);
   const auto test_xd = test_x.reshape({-1, 784}).template to<D>();  // the test set stays on the device
   const auto test_yd = test_y.template to<D>();
   out << "data: " << train.size() << " train / " << test_xd.size(0) << " test images from " << c.data

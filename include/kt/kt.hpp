@@ -44,6 +44,7 @@
 #include "kt/data/dataloader_options.hpp"
 #include "kt/data/dataset.hpp"
 #include "kt/data/idx.hpp"
+#include "kt/data/normalized_dataset.hpp"
 #include "kt/data/progress.hpp"
 #include "kt/data/sampler.hpp"
 #include "kt/data/subset.hpp"

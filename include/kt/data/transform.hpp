@@ -53,12 +53,18 @@ public:
   double mean() const { return mean_; }
   double std() const { return std_; }
 
+  /// One element x of a floating dtype T, normalised and rounded as apply_ does (loops that
+  /// convert while copying call this: kt::NormalizedDataset).
+  template <class T>
+  T element(T x) const {
+    using C = compute_t<T>;
+    return static_cast<T>((static_cast<C>(x) - static_cast<C>(mean_)) * static_cast<C>(1.0 / std_));
+  }
+
 private:
   template <class T>
   void transform(const T* in, T* out, std::int64_t n) const {
-    using C = compute_t<T>;
-    const C mean = static_cast<C>(mean_), inv_std = static_cast<C>(1.0 / std_);
-    for (std::int64_t i = 0; i < n; ++i) out[i] = static_cast<T>((static_cast<C>(in[i]) - mean) * inv_std);
+    for (std::int64_t i = 0; i < n; ++i) out[i] = element(in[i]);
   }
 
   double mean_, std_;
