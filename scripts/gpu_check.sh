@@ -26,12 +26,13 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 mode="${1:-}"
 bundle="${2:-$root/gpu-bundle}"
 
-# The targets a GPU run needs (kt::dist's tests need mpiexec and several ranks: not here).
-targets="fashion_mnist custom_kernel custom_op device_query eigen_interop regression
+# The targets a GPU run needs (kt::dist's tests need mpiexec and several ranks: not here);
+# TARGETS="..." packs only those (a lease spent on one part of them).
+targets="${TARGETS:-fashion_mnist custom_kernel custom_op device_query eigen_interop regression
   bench_mixed_gemm bench_train bench_loader bench_linear bench_evaluator
   kt_tests_amp kt_tests_autograd kt_tests_backend kt_tests_core kt_tests_cuda_cublas kt_tests_cuda_problem
   kt_tests_data kt_tests_functional kt_tests_interop kt_tests_io kt_tests_nn kt_tests_optim kt_tests_runtime
-  kt_tests_tensor"
+  kt_tests_tensor}"
 
 pack() {
   set -e
@@ -53,9 +54,13 @@ pack() {
   done
   cp /usr/share/datasets/fashion-mnist/*.gz "$bundle/data/"
   cp "$root/scripts/gpu_check.sh" "$bundle/"
-  strip --strip-unneeded "$bundle"/tests/* "$bundle"/examples/* "$bundle"/bench/*
+  local binaries
+  binaries=$(find "$bundle"/tests "$bundle"/examples "$bundle"/bench -type f)  # (TARGETS may leave a folder empty)
+  # shellcheck disable=SC2086
+  strip --strip-unneeded $binaries
   # Shared libraries beyond the C runtime and CUDA's (found there): OpenBLAS, gfortran, MPI, ...
-  ldd "$bundle"/tests/* "$bundle"/examples/* "$bundle"/bench/* | awk '/=> \// {print $3}' | sort -u |
+  # shellcheck disable=SC2086
+  ldd $binaries | awk '/=> \// {print $3}' | sort -u |
     grep -v -E '/(libc|libm|libdl|librt|libpthread|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so|/usr/local/' |
     xargs -r -I{} cp -L {} "$bundle/lib/"
   local multiarch
@@ -174,7 +179,7 @@ run() {
       >"$work/scale_env_${env%%=*}.log" 2>&1
     echo "openmp $t threads, $env: $(grep -h 'training time' "$work/scale_env_${env%%=*}.log")"
   done
-  # Near all cores, three runs each (single runs there were noisy), with the machine's other
+  # Near all cores, two runs each (single runs there were noisy), with the machine's other
   # load and steal time around them: on 2 cores here, a core shared with another process made
   # all threads 2-3x slower than one under the default wait policy (docs/performance.md).
   echo "### other load, CPU topology and steal time (cpu line of /proc/stat: the 8th number)"
@@ -182,14 +187,21 @@ run() {
   lscpu | grep -iE 'thread|core|socket|numa|model name' || true
   grep '^cpu ' /proc/stat
   local r
-  for t in 8 12 14 15 16; do
-    for r in 1 2 3; do
+  for t in 12 14 15; do
+    for r in 1 2; do
       timeout 60 "$fm" --device openmp --threads "$t" --workers 0 --epochs 1 --data "$data" --summary none \
         >"$work/scale_near_${t}_$r.log" 2>&1
       echo "openmp $t threads, run $r: $(grep -h 'training time' "$work/scale_near_${t}_$r.log")"
     done
   done
   grep '^cpu ' /proc/stat
+  # Where the time goes at 8 and 16 threads (kt::Profiler's table).
+  for t in 8 16; do
+    timeout 60 "$fm" --device openmp --threads "$t" --workers 0 --epochs 1 --data "$data" --summary none \
+      --profile "$work/trace_$t.json" >"$work/profile_$t.log" 2>&1
+    echo "### profile, $t threads"; sed -n '/^profile of/,/^Self time/p' "$work/profile_$t.log"
+  done
+  rm -f "$work"/trace_*.json
   save
   fi
 
