@@ -8,6 +8,7 @@
 #   scripts/thread_scaling.sh [BUILD_DIR=build] [COUNTS="1 2 4 8 16"]
 #   BLAS=pthread scripts/thread_scaling.sh   # against Debian's pthreads OpenBLAS instead
 #   BUSY=1 scripts/thread_scaling.sh         # while N busy loops (other jobs) hold cores
+#   DATA=DIR scripts/thread_scaling.sh       # Fashion-MNIST from DIR (the example's --data)
 #
 # The epoch is measured twice: with the OpenMP runtime's default wait policy (threads spin a
 # while at each join) and with OMP_WAIT_POLICY=passive (they sleep at once). On a core shared
@@ -34,7 +35,7 @@ trap '[ ${#busy_pids[@]} -eq 0 ] || kill "${busy_pids[@]}" 2>/dev/null' EXIT
 [ "${BUSY:-0}" -eq 0 ] || echo "(${BUSY} busy loops running)"
 
 epoch_s() {
-  "$example" --epochs 1 --threads "$1" --workers 0 --summary none | sed -n 's/.*training time \([0-9.]*\) s$/\1/p'
+  "$example" --epochs 1 --threads "$1" --workers 0 --summary none ${DATA:+--data "$DATA"} | sed -n 's/.*training time \([0-9.]*\) s$/\1/p'
 }
 echo "| threads | example epoch s (1 epoch, 0 workers) | same, OMP_WAIT_POLICY=passive | bench_train 784-512-512-10/b256 SGD ms/step |"
 echo "|---|---|---|---|"
