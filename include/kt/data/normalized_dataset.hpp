@@ -14,6 +14,7 @@
 ///                                 kt::Normalize(0.2860, 0.3530));      // samples: float, int64
 ///     auto loader = kt::make_data_loader<D>(train, kt::DataLoaderOptions().batch_size(256));
 
+#include "kt/data/impl/prefetch_row.hpp"
 #include "kt/data/tensor_dataset.hpp"
 #include "kt/data/transform.hpp"
 
@@ -67,13 +68,8 @@ public:
       const std::int64_t i = indices[k];
       KT_REQUIRE(i >= 0 && i < size(), "kt::NormalizedDataset::gather: index ", i,
                  " is out of range for a dataset of ", size(), " samples");
-#if defined(__GNUC__)
-      // Rows are random: ask for the next one's lines now, or each row starts with a miss.
-      if (k + 1 < count && indices[k + 1] >= 0 && indices[k + 1] < size()) {
-        const char* next = reinterpret_cast<const char*>(in + indices[k + 1] * in_row);
-        for (std::int64_t b = 0; b < in_row * std::int64_t(sizeof(S)) && b < 4096; b += 64) __builtin_prefetch(next + b);
-      }
-#endif
+      if (k + 1 < count && indices[k + 1] >= 0 && indices[k + 1] < size())
+        impl::prefetch_row(in + indices[k + 1] * in_row, in_row * std::int64_t(sizeof(S)));
       convert(in + i * in_row, inputs + k * in_row, in_row);
       if (tg_row > 0) std::memcpy(targets + k * tg_row, tg + i * tg_row, static_cast<std::size_t>(tg_row) * sizeof(Y));
     }

@@ -14,6 +14,7 @@
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/data/dataset.hpp"
+#include "kt/data/impl/prefetch_row.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <cstdint>
@@ -76,12 +77,8 @@ public:
       const std::int64_t i = indices[k];
       check_index(i, "gather");
       const auto row = static_cast<std::size_t>(i);
-#if defined(__GNUC__)
-      if (k + 1 < count && indices[k + 1] >= 0 && indices[k + 1] < size()) {  // the next row's first lines
-        const char* next = reinterpret_cast<const char*>(in + static_cast<std::size_t>(indices[k + 1]) * in_row);
-        for (std::size_t b = 0; b < in_row * sizeof(X) && b < 1024; b += 64) __builtin_prefetch(next + b);
-      }
-#endif
+      if (k + 1 < count && indices[k + 1] >= 0 && indices[k + 1] < size())
+        impl::prefetch_row(in + static_cast<std::size_t>(indices[k + 1]) * in_row, std::int64_t(in_row * sizeof(X)));
       if (in_row > 0)
         std::memcpy(inputs + static_cast<std::size_t>(k) * in_row, in + row * in_row, in_row * sizeof(X));
       if (tg_row > 0)

@@ -12,12 +12,11 @@
 //    the work idle through it: GCC's OpenMP runtime ends the surplus threads of its pool
 //    whenever a smaller team starts and creates them again for the next larger one. Teams of
 //    mixed sizes (GEMM pieces, the loader's gather, Kokkos kernels) made the main example's
-//    epoch on a 16-core VM 2.1 s on 16 threads against 1.0 s on 8 (docs/performance.md).
+//    epoch on a 16-core VM about 2 s on 16 threads against 0.8-1.0 s on 8 (docs/performance.md).
 //  - None of this applies to GPUs, whose launches are asynchronous anyway.
 
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
