@@ -64,7 +64,8 @@ public:
 private:
   template <class T>
   void transform(const T* in, T* out, std::int64_t n) const {
-    for (std::int64_t i = 0; i < n; ++i) out[i] = element(in[i]);
+    const Normalize local = *this;  // a local copy: the loop cannot change it, so 1/std is hoisted
+    for (std::int64_t i = 0; i < n; ++i) out[i] = local.element(in[i]);
   }
 
   double mean_, std_;
