@@ -267,3 +267,151 @@ TEST_CASE("a checkpoint that lies is a kt::Error naming the record and field, an
   CHECK(kt_test::error_of([&] { kt::io::Checkpoint().add("a.b", target.noise); }) ==
         "kt::io::Checkpoint: the name 'a.b' is empty, has a '.' or is reserved (format)");
 }
+
+namespace {
+
+/// Every value a restore could change, for bit-for-bit comparison.
+template <class D>
+std::vector<std::string> snapshot(Run<D>& run) {
+  std::vector<std::string> out;
+  const auto bytes = [&](const auto& t) {
+    const auto v = t.to_vector();
+    out.emplace_back(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(v[0]));
+  };
+  for (const auto& p : run.model.parameters()) bytes(p.data());
+  for (std::size_t i = 0; i < run.opt.params().size(); ++i) {
+    out.push_back("step " + std::to_string(run.opt.state(i).step));
+    for (const auto& [key, t] : run.opt.state(i).tensors) {
+      out.push_back(key);
+      bytes(t);
+    }
+  }
+  for (const auto& [key, value] : run.opt.hyperparameters()) out.push_back(key + " " + std::to_string(value));
+  out.push_back("epoch " + std::to_string(run.sched.last_epoch()) + " lr " + std::to_string(run.opt.lr()));
+  out.push_back("loader " + std::to_string(run.loader.epoch()));
+  out.push_back("rng " + std::to_string(run.noise.offset()));
+  for (const auto& [path, g] : run.model.named_generators()) out.push_back(path + " " + std::to_string(g->offset()));
+  const auto s = run.scaler.state_dict();
+  out.push_back("scaler " + std::to_string(s.scale) + " " + std::to_string(s.growth_tracker));
+  return out;
+}
+
+template <class D>
+kt::io::Restore everything(Run<D>& run) {
+  return kt::io::Restore()
+      .add("loader", run.loader)
+      .add("model", run.model)
+      .add("optimizer", run.opt)
+      .add("scheduler", run.sched)
+      .add("rng", run.noise)
+      .add("scaler", run.scaler);
+}
+
+/// The checkpoint of `run` with its metadata entry `key` replaced by `value`.
+template <class D>
+std::string with_entry(const Run<D>& run, const std::string& key, const std::string& value, const std::string& tag) {
+  const auto good = scratch("good_" + tag + ".safetensors");
+  run.checkpoint().save(good);
+  const auto file = kt::io::load_safetensors(good);
+  kt::io::NamedTensors t;
+  for (const auto& name : file.names()) t.add(name, file.get<float>(name));
+  auto m = file.metadata();
+  m[key] = value;
+  const auto path = scratch("entry_" + tag + ".safetensors");
+  kt::io::save_safetensors(path, t, m);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("a restore with a bad later part leaves every object exactly as it was", D, KT_DEVICES) {
+  Run<D> saved;
+  saved.epoch();
+  saved.epoch();
+  const auto good = scratch("transaction.safetensors");
+  saved.checkpoint().save(good);
+
+  Run<D> target;  // another state everywhere: one epoch, other draws
+  target.noise = kt::Generator(99);
+  target.epoch();
+  const auto before = snapshot(target);
+  const auto fails_unchanged = [&](const std::string& path, const std::string& part) {
+    const std::string error = kt_test::error_of([&] { everything(target).from(path); });
+    INFO(error);
+    CHECK(error.find(part) != std::string::npos);
+    CHECK(error.find("(nothing was restored)") != std::string::npos);
+    CHECK(snapshot(target) == before);
+  };
+  // The last part bad: the scaler's record.
+  auto scaler = nlohmann::json::parse(kt::io::load_safetensors(good).metadata().at("scaler"));
+  scaler["scale"] = -1.0;
+  fails_unchanged(with_entry(saved, "scaler", scaler.dump(), "scaler"), "scale -1 must be finite and > 0");
+  // A damaged optimizer tensor (one bit flipped, after the model's tensors).
+  const auto damaged = scratch("damaged.safetensors");
+  std::string bytes = read_all(good);
+  bytes[bytes.size() - 5] = static_cast<char>(bytes[bytes.size() - 5] ^ 0x10);
+  write_all(damaged, bytes);
+  fails_unchanged(damaged, "does not match its checksum");
+  // The file cut after it was opened.
+  write_all(damaged, read_all(good));
+  const auto opened = kt::io::load_checkpoint(damaged);
+  std::filesystem::resize_file(damaged, std::filesystem::file_size(damaged) - 64);
+  const std::string error = kt_test::error_of([&] { everything(target).from(opened); });
+  CHECK(error.find("cannot read tensor") != std::string::npos);
+  CHECK(snapshot(target) == before);
+
+  // The good file restores everything.
+  everything(target).from(good);
+  CHECK(snapshot(target) == snapshot(saved));
+  CHECK(kt_test::error_of([&] { kt::io::Restore().add("rng", target.noise).add("rng", target.noise); }) ==
+        "kt::io::Restore: the name 'rng' is added twice");
+}
+
+TEST_CASE("checkpoint records are validated like user input: each bad value names its key and value") {
+  Run<kt::Host> run;
+  run.epoch();
+  const auto good = scratch("records.safetensors");
+  run.checkpoint().save(good);
+  const auto meta = kt::io::load_safetensors(good).metadata();
+  const auto opt_with = [&](const std::string& key, const nlohmann::json& value) {
+    auto record = nlohmann::json::parse(meta.at("optimizer"));
+    if (value.is_discarded()) record["param_groups"][0].erase(key);
+    else record["param_groups"][0][key] = value;
+    return with_entry(run, "optimizer", record.dump(), "opt");
+  };
+  Run<kt::Host> target;
+  const auto before = snapshot(target);
+  const auto error = [&](const std::string& path, const std::string& part) {
+    const std::string e = kt_test::error_of([&] { kt::io::load_checkpoint(path).restore("optimizer", target.opt); });
+    INFO(e);
+    return e.find(part) != std::string::npos;
+  };
+  for (const auto& bad : {nlohmann::json::parse(R"(["a", 1, 2, 3])"), nlohmann::json::parse("[null, 1, 2, 3]"),
+                          nlohmann::json::parse("[{}, 1, 2, 3]"), nlohmann::json::parse("[1, 0, 2, 3]")})
+    CHECK(error(opt_with("params", bad), "the group's \"params\" entry "));
+  CHECK(error(opt_with("params", nlohmann::json::parse("[1, 0, 2, 3]")), "entry 0 is 1, not 0"));
+  for (const double flag : {-1.0, 1.5, 1e29})
+    CHECK(error(opt_with("maximize", flag), "kt::optim::Adam::set_hyperparameters: \"maximize\" is a flag (0 or 1), got "));
+  CHECK(error(opt_with("amsgrad", 2), "\"amsgrad\" is a flag (0 or 1), got 2"));
+  CHECK(error(opt_with("lr", -0.5), "invalid learning rate -0.5"));
+  CHECK(error(opt_with("beta2", 1.0), "invalid beta2 1 (expected 0 <= beta2 < 1)"));
+  CHECK(error(opt_with("weight_decay", -1e-4), "invalid weight_decay -0.0001"));
+  CHECK(error(opt_with("lr", nlohmann::json::value_t::discarded), "the group has no \"lr\" (a kt::optim::Adam record holds every hyperparameter)"));
+  CHECK(error(opt_with("momentum", 0.9), "unknown hyperparameter \"momentum\""));
+  CHECK(snapshot(target) == before);
+
+  // The model record's type, the scheduler's and the scaler's values.
+  auto model = nlohmann::json::parse(meta.at("model"));
+  model["type"] = "Linear";
+  CHECK(kt_test::error_of([&] { kt::io::load_checkpoint(with_entry(run, "model", model.dump(), "model")).restore("model", target.model); })
+            .find("record 'model': holds a Linear, not a Sequential") != std::string::npos);
+  auto sched = nlohmann::json::parse(meta.at("scheduler"));
+  sched["base_lrs"] = {-1.0};
+  CHECK(kt_test::error_of([&] { kt::io::load_checkpoint(with_entry(run, "scheduler", sched.dump(), "sched")).restore("scheduler", target.sched); })
+            .find("base_lr -1 and last_epoch 1 must both be finite and >= 0") != std::string::npos);
+  auto scaler = nlohmann::json::parse(meta.at("scaler"));
+  scaler["_growth_tracker"] = 99;
+  CHECK(kt_test::error_of([&] { kt::io::load_checkpoint(with_entry(run, "scaler", scaler.dump(), "scaler")).restore("scaler", target.scaler); })
+            .find("growth tracker 99 must be in [0, growth_interval = 3)") != std::string::npos);
+  CHECK(snapshot(target) == before);
+}

@@ -138,6 +138,11 @@ public:
   GradScalerState state_dict() const { return state_; }
   /// Takes a saved state (kt::Error for values PyTorch's constructor would refuse).
   void load_state_dict(const GradScalerState& s) {
+    check_state_dict(s);
+    state_ = s;
+  }
+  /// kt::Error unless load_state_dict takes `s` (the values PyTorch's constructor would take).
+  static void check_state_dict(const GradScalerState& s) {
     KT_REQUIRE(std::isfinite(s.scale) && s.scale > 0, "kt::amp::GradScaler: scale ", s.scale, " must be finite and > 0");
     KT_REQUIRE(std::isfinite(s.growth_factor) && s.growth_factor > 1, "kt::amp::GradScaler: growth_factor ",
                s.growth_factor, " must be > 1");
@@ -146,7 +151,6 @@ public:
     KT_REQUIRE(s.growth_interval >= 1, "kt::amp::GradScaler: growth_interval ", s.growth_interval, " must be >= 1");
     KT_REQUIRE(s.growth_tracker >= 0 && s.growth_tracker < s.growth_interval, "kt::amp::GradScaler: growth tracker ",
                s.growth_tracker, " must be in [0, growth_interval = ", s.growth_interval, ")");
-    state_ = s;
   }
 
 private:

@@ -4,6 +4,9 @@
 /// strict: a classifier's file with a header row, ',' between cells, the label in the last
 /// column, every cell a finite number, class labels non-negative, no blank line between rows.
 
+#include "kt/core/error.hpp"
+
+#include <cstdint>
 #include <string>
 
 namespace kt {
@@ -26,6 +29,15 @@ public:
   CsvOptions& allow_non_finite(bool on) { allow_non_finite_ = on; return *this; }
   /// Accept negative integer labels (default false: integer labels are class indices).
   CsvOptions& negative_labels(bool on) { negative_labels_ = on; return *this; }
+  /// Default of max_bytes(): 2 GiB, as kt::IdxOptions.
+  static constexpr std::int64_t default_max_bytes = std::int64_t{1} << 31;
+  /// The largest file read_csv reads (the whole text is held in memory while parsing); a
+  /// larger file is a kt::Error before anything is read.
+  CsvOptions& max_bytes(std::int64_t n) {
+    KT_REQUIRE(n >= 0, "kt::CsvOptions::max_bytes: must be non-negative, got ", n);
+    max_bytes_ = n;
+    return *this;
+  }
 
   bool header() const { return header_; }
   char delimiter() const { return delimiter_; }
@@ -34,6 +46,7 @@ public:
   bool skip_blank_lines() const { return skip_blank_lines_; }
   bool allow_non_finite() const { return allow_non_finite_; }
   bool negative_labels() const { return negative_labels_; }
+  std::int64_t max_bytes() const { return max_bytes_; }
 
 private:
   bool header_ = true;
@@ -43,6 +56,7 @@ private:
   bool skip_blank_lines_ = false;
   bool allow_non_finite_ = false;
   bool negative_labels_ = false;
+  std::int64_t max_bytes_ = default_max_bytes;
 };
 
 }  // namespace kt

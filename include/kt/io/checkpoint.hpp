@@ -13,16 +13,23 @@
 ///         .set("epoch", std::to_string(epoch))
 ///         .save("run.safetensors");          // atomic
 ///
-///     const auto saved = kt::io::load_checkpoint("run.safetensors");   // validated
-///     saved.restore("model", model);         // strict: every key, shape and dtype
-///     saved.restore("optimizer", opt);       // then scheduler, loader, rng the same way
+///     kt::io::Restore()                      // all or nothing:
+///         .add("loader", loader)             //   it refuses another --seed or batch size
+///         .add("model", model)               //   strict: every key, shape and dtype
+///         .add("optimizer", opt)             //   then scheduler, scaler, rng the same way
+///         .from("run.safetensors");          //   every part checked, then all restored
+///     const auto saved = kt::io::load_checkpoint("run.safetensors");   // one file, opened once
+///     saved.restore("rng", kt::default_generator());   // one part (all or nothing too)
 ///     int epoch = std::stoi(saved.get("epoch"));
 ///
-/// Each component is checked completely before it changes (a wrong file leaves it as it
-/// was); errors name the file, the component and the field. The model's tensors carry
+/// A restore reads and checks everything it would change first — records, tensors and their
+/// checksums, from the one file it opened — and only then changes anything: when any part is
+/// bad (a wrong type, a missing key, a damaged or cut file) every object is exactly as it was,
+/// and the kt::Error names the file, the component and the field. The model's tensors carry
 /// PyTorch's state_dict keys under "model." and the file's metadata says {"format": "pt"}, so
 /// `safetensors.torch.load_file` reads it; the other components are JSON records in
-/// `__metadata__` (see impl/checkpoint_record.hpp, impl/optimizer_record.hpp).
+/// `__metadata__` (see impl/checkpoint_record.hpp, impl/optimizer_record.hpp), validated like
+/// user input (types, ranges, every field present).
 
 #include "kt/amp/grad_scaler.hpp"
 #include "kt/core/error.hpp"
@@ -30,6 +37,7 @@
 #include "kt/data/dataloader.hpp"
 #include "kt/io/impl/checkpoint_record.hpp"
 #include "kt/io/impl/optimizer_record.hpp"
+#include "kt/io/impl/restore_stage.hpp"
 #include "kt/io/impl/run_records.hpp"
 #include "kt/io/module_io.hpp"
 #include "kt/io/named_tensors.hpp"
@@ -41,10 +49,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace kt::io {
 
@@ -112,7 +122,8 @@ private:
   std::set<std::string> names_;
 };
 
-/// A saved checkpoint, opened and validated; components are restored on request.
+/// A saved checkpoint, opened and validated; components are restored on request, each
+/// completely or not at all (kt::io::Restore restores several the same way).
 class CheckpointFile {
 public:
   explicit CheckpointFile(SafetensorsFile file) : file_(std::move(file)) {}
@@ -125,46 +136,13 @@ public:
     return it->second;
   }
 
-  /// Loads the module saved as `name` (strict as kt::io::load: every key, dtype and shape;
-  /// and the same Dropout layers).
-  template <class T, class D>
-  void restore(const std::string& name, nn::Module<T, D>& model) const {
-    const std::string where = impl::record_where(file_.path(), name);
-    const auto record = impl::read_record(file_.metadata(), file_.path(), name, "module");
-    KT_REQUIRE(record.contains("generators") && record["generators"].is_object(), where, "has no \"generators\" object");
-    const auto& saved = record["generators"];
-    auto generators = model.named_generators();
-    KT_REQUIRE(saved.size() == generators.size(), where, "holds ", saved.size(), " Dropout generators, the model has ",
-               generators.size());
-    std::vector<Generator> values;
-    for (const auto& [path, g] : generators) {
-      KT_REQUIRE(saved.contains(path), where, "has no generator for module '", impl::printable(path), "'");
-      values.push_back(impl::generator_from(saved[path], where + "generator '" + impl::printable(path) + "': "));
-    }
-    load(model, file_, /*strict=*/true, name + ".");
-    for (std::size_t i = 0; i < generators.size(); ++i) *generators[i].second = values[i];
-  }
-  template <class T, class D>
-  void restore(const std::string& name, optim::Optimizer<T, D>& opt) const {
-    impl::restore_optimizer_record(file_, name, opt);
-  }
-  void restore(const std::string& name, optim::LRScheduler& sched) const {
-    const std::string where = impl::record_where(file_.path(), name);
-    sched.load_state_dict(impl::scheduler_from(impl::read_record(file_.metadata(), file_.path(), name, "lr_scheduler"), sched, where));
-  }
-  void restore(const std::string& name, amp::GradScaler& scaler) const {
-    const std::string where = impl::record_where(file_.path(), name);
-    scaler.load_state_dict(impl::scaler_from(impl::read_record(file_.metadata(), file_.path(), name, "grad_scaler"), where));
-  }
-  void restore(const std::string& name, Generator& gen) const {
-    const std::string where = impl::record_where(file_.path(), name);
-    gen = impl::generator_from(impl::read_record(file_.metadata(), file_.path(), name, "generator"), where);
-  }
-  /// Sets the loader's epoch; kt::Error when it orders its samples otherwise than the saved one.
-  template <class Dev, class X, class Y>
-  void restore(const std::string& name, DataLoader<Dev, X, Y>& loader) const {
-    const std::string where = impl::record_where(file_.path(), name);
-    loader.set_epoch(impl::loader_epoch_from(impl::read_record(file_.metadata(), file_.path(), name, "data_loader"), loader, where));
+  /// Restores the component saved as `name` into `target`: a module (strict as kt::io::load:
+  /// every key, dtype and shape; its type and Dropout generators), an optimizer, a learning
+  /// rate scheduler, a GradScaler, a Generator or a DataLoader (its epoch; kt::Error when it
+  /// orders its samples otherwise than the saved one). Nothing changes unless all of it is good.
+  template <class Target>
+  void restore(const std::string& name, Target& target) const {
+    impl::stage_restore(file_, name, target)();
   }
 
 private:
@@ -173,5 +151,35 @@ private:
 
 /// Opens and validates a checkpoint written by Checkpoint::save.
 inline CheckpointFile load_checkpoint(const std::string& path) { return CheckpointFile(load_safetensors(path)); }
+
+/// Several components restored from one checkpoint as one transaction: from() reads and checks
+/// every part first and changes them only when all are good; on a kt::Error every object is
+/// as it was, and the message ends "(nothing was restored)".
+class Restore {
+public:
+  /// The component saved as `name` goes into `target` (any type CheckpointFile::restore takes),
+  /// restored in the order added. `target` must outlive from().
+  template <class Target>
+  Restore& add(const std::string& name, Target& target) {
+    for (const auto& part : parts_)
+      KT_REQUIRE(part.first != name, "kt::io::Restore: the name '", impl::printable(name), "' is added twice");
+    parts_.emplace_back(name, [name, &target](const SafetensorsFile& file) { return impl::stage_restore(file, name, target); });
+    return *this;
+  }
+
+  void from(const CheckpointFile& checkpoint) const {
+    std::vector<impl::RestoreCommit> commits;
+    try {
+      for (const auto& [name, stage] : parts_) commits.push_back(stage(checkpoint.file()));
+    } catch (const Error& e) {
+      KT_THROW(e.message(), " (nothing was restored)");
+    }
+    for (const auto& commit : commits) commit();
+  }
+  void from(const std::string& path) const { from(load_checkpoint(path)); }
+
+private:
+  std::vector<std::pair<std::string, std::function<impl::RestoreCommit(const SafetensorsFile&)>>> parts_;
+};
 
 }  // namespace kt::io

@@ -18,6 +18,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kt::io {
@@ -37,24 +38,39 @@ void save(const nn::Module<T, D>& model, const std::string& path, std::map<std::
   save_safetensors(path, model.state_dict(), metadata);
 }
 
-/// Loads the tensors named `prefix` + a state_dict key of `file` into `model`'s parameters and
-/// buffers (the same Vars: optimizers holding them see the new values). Strict (default): any
-/// missing, unexpected (under `prefix`) or mismatched key is a kt::Error listing all of them,
-/// and nothing is changed. Not strict: the matching keys are loaded and the rest returned.
+}  // namespace kt::io
+
+namespace kt::impl {
+
+/// A module load read and checked but not yet applied: the file's tensors, already on the
+/// module's device, paired with the module's tensors they replace.
 template <class T, class D>
-LoadResult load(nn::Module<T, D>& model, const SafetensorsFile& file, bool strict = true, const std::string& prefix = "") {
+struct StagedModuleLoad {
+  io::LoadResult result;
+  std::vector<std::pair<Tensor<T, D>, Tensor<T, D>>> copies;  // (module tensor, file tensor)
+  /// Applies the load (copies of same-shaped tensors: nothing left to fail).
+  void commit() const {
+    for (const auto& [to, from] : copies) kt::copy(to, from);
+  }
+};
+
+/// Reads and checks everything kt::io::load would change, changing nothing.
+template <class T, class D>
+StagedModuleLoad<T, D> stage_module_load(const nn::Module<T, D>& model, const io::SafetensorsFile& file, bool strict,
+                                         const std::string& prefix) {
   const auto state = model.state_dict();
-  LoadResult result;
+  StagedModuleLoad<T, D> staged;
+  auto& result = staged.result;
   std::set<std::string> known, mismatched;
   for (const auto& [key, tensor] : state) {
     const std::string name = prefix + key;
     known.insert(name);
     if (!file.contains(name)) {
       result.missing.push_back(name);
-    } else if (!impl::safetensors_loads_as<T>(file.dtype(name)) || file.shape(name) != tensor.shape()) {
+    } else if (!safetensors_loads_as<T>(file.dtype(name)) || file.shape(name) != tensor.shape()) {
       mismatched.insert(name);
       result.mismatched.push_back(name + ": file " + file.dtype(name) + " " + file.shape(name).str() + ", module " +
-                                  impl::safetensors_name<T>() + " " + tensor.shape().str());
+                                  safetensors_name<T>() + " " + tensor.shape().str());
     }
   }
   for (const auto& name : file.names())
@@ -62,18 +78,36 @@ LoadResult load(nn::Module<T, D>& model, const SafetensorsFile& file, bool stric
   if (strict && !result.ok()) {
     const auto list = [](const std::vector<std::string>& v) {
       std::string s;
-      for (const auto& x : v) s += (s.empty() ? "" : "; ") + impl::printable(x, 160);
+      for (const auto& x : v) s += (s.empty() ? "" : "; ") + printable(x, 160);
       return s.empty() ? std::string("none") : s;
     };
-    KT_THROW("kt::io::load: '", impl::printable(file.path(), 200), "' does not match ", model.name(),
-             prefix.empty() ? std::string() : " under '" + impl::printable(prefix, 160) + "'",
+    KT_THROW("kt::io::load: '", printable(file.path(), 200), "' does not match ", model.name(),
+             prefix.empty() ? std::string() : " under '" + printable(prefix, 160) + "'",
              " (nothing was loaded): missing ", list(result.missing), "; unexpected ", list(result.unexpected),
              "; mismatched ", list(result.mismatched),
              " (kt::io::load(model, path, /*strict=*/false) loads the keys that match)");
   }
   for (const auto& [key, tensor] : state)
-    if (file.contains(prefix + key) && !mismatched.count(prefix + key)) kt::copy(tensor, file.get<T, D>(prefix + key));
-  return result;
+    if (file.contains(prefix + key) && !mismatched.count(prefix + key))
+      staged.copies.emplace_back(tensor, file.get<T, D>(prefix + key));
+  return staged;
+}
+
+}  // namespace kt::impl
+
+namespace kt::io {
+
+/// Loads the tensors named `prefix` + a state_dict key of `file` into `model`'s parameters and
+/// buffers (the same Vars: optimizers holding them see the new values). Strict (default): any
+/// missing, unexpected (under `prefix`) or mismatched key is a kt::Error listing all of them.
+/// Not strict: the matching keys are loaded and the rest returned. Either way every tensor is
+/// read and verified before the first one changes: on any kt::Error (a key, a damaged or cut
+/// file) the model is exactly as it was.
+template <class T, class D>
+LoadResult load(nn::Module<T, D>& model, const SafetensorsFile& file, bool strict = true, const std::string& prefix = "") {
+  auto staged = impl::stage_module_load(model, file, strict, prefix);
+  staged.commit();
+  return staged.result;
 }
 
 /// Loads `path` into `model` (see above).

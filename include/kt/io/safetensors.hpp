@@ -8,16 +8,22 @@
 ///     for (const auto& name : file.names()) std::cout << name << " " << file.shape(name) << "\n";
 ///     auto w = file.get<float, kt::DefaultDevice>("0.weight");   // dtype must match: F32
 ///
-/// Writing is atomic (a temporary file, fsync, rename). Reading treats the file as hostile:
-/// every claim of the header is checked before anything is allocated from it (see
-/// impl/safetensors_header.hpp), and a tensor's bytes are read only when it is asked for, so
-/// memory stays bounded by the tensors you load. Little-endian hosts only (as the format).
+/// Writing is atomic (a temporary file, fsync, rename, fsync of the folder) and records an
+/// XXH64 checksum of every tensor and of the metadata (impl/safetensors_checksums.hpp). Reading
+/// treats the file as hostile: every claim of the header is checked before anything is
+/// allocated from it (impl/safetensors_header.hpp); a tensor's bytes are read only when it is
+/// asked for, so memory stays bounded by the tensors you load, and verified against the
+/// checksum the file records. A SafetensorsFile keeps the file it opened: every read comes
+/// from that one file, whatever happens to the path meanwhile (a newer checkpoint renamed
+/// over it). Only regular files are read (a FIFO or device is a kt::Error, never a hang).
+/// Little-endian hosts only (as the format).
 
 #include "kt/core/atomic_file.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/input_file.hpp"
 #include "kt/core/impl/printable.hpp"
+#include "kt/io/impl/safetensors_checksums.hpp"
 #include "kt/io/impl/safetensors_dtype.hpp"
 #include "kt/io/impl/safetensors_header.hpp"
 #include "kt/io/named_tensors.hpp"
@@ -28,9 +34,11 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
+#include <algorithm>
 #include <map>
+#include <memory>
+#include <unordered_map>
+#include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,22 +50,35 @@ public:
   /// The largest header a file may declare (default 100 MB, as the reference implementation).
   SafetensorsOptions& max_header_bytes(std::uint64_t n) { max_header_bytes_ = n; return *this; }
   std::uint64_t max_header_bytes() const { return max_header_bytes_; }
+  /// Reading: verify each tensor read (and the metadata) against the checksums the file
+  /// records (default true; files without checksums load unverified either way).
+  SafetensorsOptions& verify_checksums(bool on) { verify_checksums_ = on; return *this; }
+  bool verify_checksums() const { return verify_checksums_; }
+  /// Writing: record the checksums (default true).
+  SafetensorsOptions& write_checksums(bool on) { write_checksums_ = on; return *this; }
+  bool write_checksums() const { return write_checksums_; }
 
 private:
   std::uint64_t max_header_bytes_ = 100'000'000;
+  bool verify_checksums_ = true;
+  bool write_checksums_ = true;
 };
 
 /// An opened, validated safetensors file: names, dtypes, shapes and metadata; tensors are read
-/// on request.
+/// on request, from the file as it was opened. Copies share the open file.
 class SafetensorsFile {
 public:
-  SafetensorsFile(std::string path, impl::SafetensorsHeader header) : path_(std::move(path)), header_(std::move(header)) {
-    for (std::size_t i = 0; i < header_.entries.size(); ++i) index_[header_.entries[i].name] = i;
+  SafetensorsFile(std::string path, std::shared_ptr<const impl::InputFile> file, impl::SafetensorsHeader header,
+                  impl::SafetensorsChecksums checksums)
+      : path_(std::move(path)), file_(std::move(file)), header_(std::move(header)), checksums_(std::move(checksums)) {
+    index_.reserve(header_.entries.size());
+    for (std::size_t i = 0; i < header_.entries.size(); ++i) index_.emplace(header_.entries[i].name, i);
   }
   const std::string& path() const { return path_; }
   /// Tensor names in file order (by data offset).
   std::vector<std::string> names() const {
     std::vector<std::string> out;
+    out.reserve(header_.entries.size());
     for (const auto& e : header_.entries) out.push_back(e.name);
     return out;
   }
@@ -65,10 +86,17 @@ public:
   /// The stored dtype's name in the format ("F32", "BF16", "I64", ...).
   const std::string& dtype(const std::string& name) const { return entry(name).dtype; }
   const Shape& shape(const std::string& name) const { return entry(name).shape; }
+  /// The `__metadata__` strings (kt's checksum entry "kt.xxh64" among them when present).
   const std::map<std::string, std::string>& metadata() const { return header_.metadata; }
+  /// Whether get(name) verifies a checksum (the file records one and verification is on).
+  bool has_checksum(const std::string& name) const {
+    (void)entry(name);
+    return checksums_.tensors.count(name) > 0;
+  }
 
   /// The tensor `name` on device D. T must be the stored dtype (no silent conversion; a BOOL
-  /// tensor loads as uint8).
+  /// tensor loads as uint8). kt::Error when the bytes cannot be read or do not match the
+  /// checksum the file records.
   template <class T, class D = Host>
   Tensor<T, D> get(const std::string& name) const {
     const auto& e = entry(name);
@@ -76,15 +104,7 @@ public:
                "' in '", impl::printable(path_, 200), "' is ", e.dtype, ", not ", impl::safetensors_name<T>(), " (",
                dtype_name<T>(), ")");
     Tensor<T, Host> host(e.shape);
-    const auto bytes = static_cast<std::streamsize>(e.end - e.begin);
-    if (bytes > 0) {
-      std::ifstream in(path_, std::ios::binary);
-      in.seekg(static_cast<std::streamoff>(header_.data_start + e.begin));
-      in.read(reinterpret_cast<char*>(host.data()), bytes);
-      KT_REQUIRE(in && in.gcount() == bytes, "kt::io::SafetensorsFile::get: cannot read tensor '", impl::printable(name),
-                 "' (", bytes, " bytes at byte offset ", header_.data_start + e.begin, ") from '",
-                 impl::printable(path_, 200), "' (changed since it was opened?)");
-    }
+    read_bytes(e, reinterpret_cast<unsigned char*>(host.data()));
     if constexpr (std::is_same_v<D, Host>) return host;
     else return host.template to<D>();
   }
@@ -96,25 +116,71 @@ private:
                impl::printable(path_, 200), "'");
     return header_.entries[it->second];
   }
+  // Reads `e`'s bytes into `dst` in blocks, each hashed while it is still in cache.
+  void read_bytes(const impl::SafetensorsEntry& e, unsigned char* dst) const {
+    const std::uint64_t bytes = e.end - e.begin, at = header_.data_start + e.begin;
+    const auto sum = checksums_.tensors.find(e.name);
+    const bool verify = sum != checksums_.tensors.end();
+    impl::Xxh64 hash;
+    constexpr std::uint64_t block = std::uint64_t{1} << 18;
+    for (std::uint64_t done = 0; done < bytes;) {
+      const std::uint64_t want = std::min(block, bytes - done);
+      const std::int64_t got = file_->read_at(dst + done, want, at + done);
+      KT_REQUIRE(got == static_cast<std::int64_t>(want), "kt::io::SafetensorsFile::get: cannot read tensor '",
+                 impl::printable(e.name), "' (", bytes, " bytes at byte offset ", at, ") from '",
+                 impl::printable(path_, 200), "': ",
+                 got < 0 ? std::string(std::strerror(errno)) : "the file ends at byte offset " + std::to_string(at + done + static_cast<std::uint64_t>(got)) + " (cut since it was opened?)");
+      if (verify) hash.update(dst + done, want);
+      done += want;
+    }
+    KT_REQUIRE(!verify || hash.digest() == sum->second, "kt::io::SafetensorsFile::get: tensor '",
+               impl::printable(e.name), "' in '", impl::printable(path_, 200), "' does not match its checksum: the file "
+               "records xxh64 ", impl::hex64(sum->second), ", its ", bytes, " bytes hash to ", impl::hex64(hash.digest()),
+               " (the file is damaged; kt::io::SafetensorsOptions().verify_checksums(false) reads it anyway)");
+  }
   std::string path_;
+  std::shared_ptr<const impl::InputFile> file_;
   impl::SafetensorsHeader header_;
-  std::map<std::string, std::size_t> index_;
+  impl::SafetensorsChecksums checksums_;
+  std::unordered_map<std::string, std::size_t> index_;
 };
 
 /// Opens and validates `path`; kt::Error names the file, the tensor and the field at fault.
 inline SafetensorsFile load_safetensors(const std::string& path, const SafetensorsOptions& options = {}) {
-  impl::require_not_directory(path, impl::printable(path, 200), "kt::io::load_safetensors");
-  std::ifstream in(path, std::ios::binary);
-  KT_REQUIRE(in, "kt::io::load_safetensors: cannot open '", impl::printable(path, 200), "': ", std::strerror(errno));
-  std::error_code ec;
-  const auto size = std::filesystem::file_size(path, ec);
-  KT_REQUIRE(!ec, "kt::io::load_safetensors: cannot size '", impl::printable(path, 200), "': ", ec.message());
-  return SafetensorsFile(path, impl::read_safetensors_header(in, path, size, options.max_header_bytes()));
+  const std::string shown = impl::printable(path, 200);
+  auto file = std::make_shared<const impl::InputFile>(path, shown, "kt::io::load_safetensors");
+  auto header = impl::read_safetensors_header(*file, path, options.max_header_bytes());
+  impl::SafetensorsChecksums sums;
+  if (options.verify_checksums()) {
+    const std::string where = "kt::io::load_safetensors: '" + shown + "': ";
+    sums = impl::read_checksums(header.metadata, where);
+    const auto recorded = sums.metadata, actual = impl::metadata_checksum(header.metadata);
+    KT_REQUIRE(!sums.has_metadata || recorded == actual, where, "the metadata does not match its checksum: the file "
+               "records xxh64 ", impl::hex64(recorded), ", the metadata hashes to ", impl::hex64(actual),
+               " (the file is damaged; kt::io::SafetensorsOptions().verify_checksums(false) reads it anyway)");
+    std::unordered_set<std::string> names;
+    for (const auto& e : header.entries) names.insert(e.name);
+    for (const auto& [name, value] : sums.tensors) {
+      (void)value;
+      KT_REQUIRE(names.count(name), where, "the metadata entry '", impl::checksum_key, "' has a checksum for '",
+                 impl::printable(name), "', a tensor the file does not hold");
+    }
+  }
+  return SafetensorsFile(path, std::move(file), std::move(header), std::move(sums));
 }
 
-/// Writes `tensors` in their order, with string `metadata` (`__metadata__`), atomically.
+/// Writes `tensors` in their order, with string `metadata` (`__metadata__`), atomically; with
+/// the checksums (the entry "kt.xxh64", replacing one `metadata` may hold) unless `options`
+/// say otherwise.
 inline void save_safetensors(const std::string& path, const NamedTensors& tensors,
-                             const std::map<std::string, std::string>& metadata = {}) {
+                             std::map<std::string, std::string> metadata = {}, const SafetensorsOptions& options = {}) {
+  metadata.erase(impl::checksum_key);
+  if (options.write_checksums()) {
+    nlohmann::ordered_json sums = nlohmann::ordered_json::object();
+    sums["__metadata__"] = impl::hex64(impl::metadata_checksum(metadata));
+    for (const auto& e : tensors.entries()) sums[e.name] = impl::hex64(impl::Xxh64::of(e.data, e.bytes));
+    metadata[impl::checksum_key] = sums.dump();
+  }
   nlohmann::ordered_json header = nlohmann::ordered_json::object();
   if (!metadata.empty()) header["__metadata__"] = metadata;
   std::uint64_t offset = 0;
@@ -138,10 +204,10 @@ inline void save_safetensors(const std::string& path, const NamedTensors& tensor
 /// `model.state_dict()`. Names must be unique and non-empty; every tensor defined.
 template <class T, class D>
 void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor<T, D>>>& tensors,
-                      const std::map<std::string, std::string>& metadata = {}) {
+                      const std::map<std::string, std::string>& metadata = {}, const SafetensorsOptions& options = {}) {
   NamedTensors list;
   for (const auto& [name, t] : tensors) list.add(name, t);
-  save_safetensors(path, list, metadata);
+  save_safetensors(path, list, metadata, options);
 }
 
 }  // namespace kt::io

@@ -21,6 +21,7 @@
 #include "kt/core/profiling.hpp"
 #include "kt/optim/optimizer.hpp"
 
+#include <cmath>
 #include <cstdint>
 
 namespace kt::optim {
@@ -59,10 +60,16 @@ public:
   LRSchedulerState state_dict() const { return {base_lr_, last_epoch_}; }
   /// Continues from a saved state: its base learning rate and epoch, applied to the optimizer.
   void load_state_dict(const LRSchedulerState& state) {
-    KT_REQUIRE(state.base_lr >= 0 && state.last_epoch >= 0, "kt::optim::LRScheduler::load_state_dict: base_lr ",
-               state.base_lr, " and last_epoch ", state.last_epoch, " must both be >= 0");
+    check_state_dict(state);
     base_lr_ = state.base_lr;
     apply(state.last_epoch);
+  }
+  /// kt::Error unless `state` is one load_state_dict takes: base_lr finite and >= 0,
+  /// last_epoch >= 0.
+  static void check_state_dict(const LRSchedulerState& state) {
+    KT_REQUIRE(std::isfinite(state.base_lr) && state.base_lr >= 0 && state.last_epoch >= 0,
+               "kt::optim::LRScheduler::load_state_dict: base_lr ", state.base_lr, " and last_epoch ",
+               state.last_epoch, " must both be finite and >= 0");
   }
   /// The schedule's name, e.g. "StepLR" (what a checkpoint records and checks).
   virtual const char* name() const = 0;

@@ -109,14 +109,13 @@ public:
   /// State and hyperparameters (`optimizer.state_dict()`); the tensors share storage with the
   /// optimizer's, as PyTorch's do — clone them for a snapshot that later steps do not change.
   state_dict_type state_dict() const { return state_dict_type{state_, hyperparameters()}; }
-  /// Loads a state_dict (deep-copying its tensors, as PyTorch does); its state must have one
-  /// entry per parameter. Checked completely before anything changes.
-  void load_state_dict(const state_dict_type& sd) {
-    KT_PROFILE_REGION("kt::optim::Optimizer::load_state_dict");
+  /// Checks a state_dict as load_state_dict does (its hyperparameters, one state per
+  /// parameter, each state's tensors), changing nothing; kt::Error for the first fault.
+  void check_state_dict(const state_dict_type& sd) {
     KT_REQUIRE(sd.state.size() == params_.size(), name(), "::load_state_dict: the state has ",
                sd.state.size(), " entries but the optimizer has ", params_.size(), " parameters");
-    // The hyperparameters decide which state tensors are valid (amsgrad): set them first and
-    // restore them if the state does not fit.
+    // The hyperparameters decide which state tensors are valid (amsgrad): set them for the
+    // check, then put the current ones back.
     const auto previous = hyperparameters();
     set_hyperparameters(sd.hyperparameters);
     try {
@@ -125,6 +124,14 @@ public:
       set_hyperparameters(previous);
       throw;
     }
+    set_hyperparameters(previous);
+  }
+  /// Loads a state_dict (deep-copying its tensors, as PyTorch does); its state must have one
+  /// entry per parameter. Checked completely before anything changes.
+  void load_state_dict(const state_dict_type& sd) {
+    KT_PROFILE_REGION("kt::optim::Optimizer::load_state_dict");
+    check_state_dict(sd);
+    set_hyperparameters(sd.hyperparameters);
     for (std::size_t i = 0; i < params_.size(); ++i) set_state(i, sd.state[i]);
   }
 

@@ -60,8 +60,13 @@ public:
       names += (names.empty() ? "" : ", ") + std::string(name);
       const auto it = h.find(name);
       if (it == h.end()) return;
-      if constexpr (std::is_same_v<std::decay_t<decltype(value)>, bool>) value = it->second != 0;
-      else value = it->second;
+      if constexpr (std::is_same_v<std::decay_t<decltype(value)>, bool>) {
+        KT_REQUIRE(it->second == 0 || it->second == 1, this->name(), "::set_hyperparameters: \"", name,
+                   "\" is a flag (0 or 1), got ", it->second);
+        value = it->second != 0;
+      } else {
+        value = it->second;
+      }
     });
     for (const auto& kv : h) {
       bool known = false;

@@ -42,15 +42,15 @@ inline std::string display_path(std::string_view path) {
 class ByteReader {
 public:
   ByteReader(std::string path, const char* who) : path_(std::move(path)), shown_(display_path(path_)), who_(who) {
-    require_not_directory(path_, shown_, who_);
-    std::FILE* f = std::fopen(path_.c_str(), "rb");
+    InputFile input(path_, shown_, who_);  // a regular file, or a kt::Error before anything blocks
+    std::FILE* f = ::fdopen(input.fd(), "rb");
     if (f == nullptr) KT_THROW(who_, ": cannot open '", shown_, "': ", std::strerror(errno));
+    input.release();
     file_.reset(f);
     unsigned char magic[2] = {0, 0};
     const std::size_t got = std::fread(magic, 1, 2, f);
     gzip_ = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-    // The size bounds a plain file's claim before anything is allocated. A pipe can neither
-    // tell it nor be rewound after the magic probe: refused.
+    // The size bounds a plain file's claim before anything is allocated.
     if (std::fseek(f, 0, SEEK_END) == 0) file_size_ = std::ftell(f);
     if (std::fseek(f, 0, SEEK_SET) != 0) {
       if (file_size_ >= 0) KT_THROW(who_, ": cannot rewind '", shown_, "': ", std::strerror(errno));

@@ -9,6 +9,7 @@
 #include "kt/core/impl/printable.hpp"
 #include "kt/data/csv_options.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -26,15 +27,31 @@
 
 namespace kt::impl {
 
-/// The whole file, without a leading UTF-8 byte-order mark (every Excel export has one).
-inline std::string read_text_file(const std::string& path, const char* who) {
-  require_not_directory(path, path, who);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) KT_THROW(who, ": cannot open '", path, "': ", std::strerror(errno));
-  std::ostringstream text;
-  if (in.peek() != std::char_traits<char>::eof()) text << in.rdbuf();
-  if (in.bad()) KT_THROW(who, ": '", path, "': read error");
-  std::string s = text.str();
+/// The whole file, without a leading UTF-8 byte-order mark (every Excel export has one). A
+/// regular file only (a FIFO or device is refused before it could block), of at most
+/// `max_bytes` bytes: checked against its size first and again while reading (it may grow).
+inline std::string read_text_file(const std::string& path, const char* who, std::int64_t max_bytes) {
+  const InputFile in(path, path, who);
+  const auto cap = static_cast<std::uint64_t>(max_bytes);
+  if (in.size() > cap)
+    KT_THROW(who, ": '", path, "' has ", in.size(), " bytes, over the limit of ", max_bytes,
+             " bytes (raise it with kt::CsvOptions().max_bytes(n))");
+  std::string s(static_cast<std::size_t>(in.size()), '\0');
+  std::uint64_t have = 0;
+  while (true) {
+    if (have == s.size()) {
+      if (have >= cap + 1) break;
+      s.resize(static_cast<std::size_t>(std::min<std::uint64_t>(cap + 1, std::max<std::uint64_t>(4096, 2 * have))));
+    }
+    const std::int64_t got = in.read_at(s.data() + have, s.size() - have, have);
+    if (got < 0) KT_THROW(who, ": '", path, "': read error at byte offset ", have, ": ", std::strerror(errno));
+    if (got == 0) break;
+    have += static_cast<std::uint64_t>(got);
+  }
+  if (have > cap)
+    KT_THROW(who, ": '", path, "' grew past the limit of ", max_bytes, " bytes while it was read (raise it with "
+             "kt::CsvOptions().max_bytes(n))");
+  s.resize(static_cast<std::size_t>(have));
   if (s.compare(0, 3, "\xEF\xBB\xBF") == 0) s.erase(0, 3);
   return s;
 }

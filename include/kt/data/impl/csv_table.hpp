@@ -35,7 +35,7 @@ double largest_finite() {
 template <class Y>
 CsvTable<Y> parse_csv(const std::string& path, const CsvOptions& options) {
   const char* who = "kt::read_csv";
-  const std::string text = read_text_file(path, who);
+  const std::string text = read_text_file(path, who, options.max_bytes());
   CsvTable<Y> t;
   std::vector<std::string> cells;
   std::string_view row;

@@ -59,10 +59,13 @@ inline std::int64_t read_step(const io::SafetensorsFile& file, const std::string
   return static_cast<std::int64_t>(step);
 }
 
-/// Loads the optimizer record `name` into `opt`: everything is checked (type, parameter count,
-/// hyperparameters, every tensor's name, dtype and shape) before anything changes.
+/// The optimizer record `name`, read and checked completely (type, the parameter list, every
+/// hyperparameter present and in range, every tensor's name, dtype, shape and checksum)
+/// without changing `opt`; `opt.load_state_dict()` of the result cannot fail.
 template <class T, class D>
-void restore_optimizer_record(const io::SafetensorsFile& file, const std::string& name, optim::Optimizer<T, D>& opt) {
+typename optim::Optimizer<T, D>::state_dict_type read_optimizer_state(const io::SafetensorsFile& file,
+                                                                      const std::string& name,
+                                                                      optim::Optimizer<T, D>& opt) {
   const std::string where = record_where(file.path(), name);
   const auto record = read_record(file.metadata(), file.path(), name, "optimizer");
   const std::string type = record_string(record, "type", where);
@@ -74,12 +77,24 @@ void restore_optimizer_record(const io::SafetensorsFile& file, const std::string
   const std::size_t n = opt.params().size();
   KT_REQUIRE(group.contains("params") && group["params"].is_array() && group["params"].size() == n, where,
              "the group's \"params\" does not list the optimizer's ", n, " parameters");
-
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& p = group["params"][i];
+    KT_REQUIRE(p.is_number_unsigned() && p.get<std::uint64_t>() == i, where, "the group's \"params\" entry ", i,
+               " is ", printable(p.dump(), 40), ", not ", i, " (the parameters are listed in order)");
+  }
   typename optim::Optimizer<T, D>::state_dict_type sd;
   sd.state.resize(n);
-  for (const auto& [key, value] : group.items())
-    if (key != "params") sd.hyperparameters[key] = record_number(group, key.c_str(), where);
-
+  for (const auto& [key, value] : group.items()) {
+    if (key == "params") continue;
+    const double v = record_number(group, key.c_str(), where);
+    KT_REQUIRE(std::isfinite(v), where, "field \"", printable(key), "\" is ", v, ", not a finite number");
+    sd.hyperparameters[key] = v;
+  }
+  for (const auto& [key, value] : opt.hyperparameters()) {
+    (void)value;
+    KT_REQUIRE(sd.hyperparameters.count(key), where, "the group has no \"", key, "\" (a ", opt.name(),
+               " record holds every hyperparameter)");
+  }
   const std::string state_prefix = name + ".state.";
   for (const auto& tensor : file.names()) {
     if (tensor.compare(0, name.size() + 1, name + ".") != 0) continue;
@@ -101,7 +116,8 @@ void restore_optimizer_record(const io::SafetensorsFile& file, const std::string
     if (key == "step") sd.state[i].step = read_step(file, tensor, where);
     else sd.state[i].tensors.emplace(key, file.get<compute_t<T>, D>(tensor));
   }
-  opt.load_state_dict(sd);
+  opt.check_state_dict(sd);
+  return sd;
 }
 
 }  // namespace kt::impl

@@ -5,13 +5,27 @@
 // map), padded with spaces; then the data, the tensors back to back with no hole.
 //
 // The header is untrusted: its length is checked against the cap and the file before it is
-// read, its nesting depth before it is parsed (a safetensors header needs 3 levels), keys
-// are checked for duplicates while parsing (JSON parsers keep the last silently), and every
+// read, its nesting depth before it is parsed (at most 128, serde_json's limit: a header needs
+// 3, unknown fields may nest deeper), and every
 // tensor's dtype, shape, byte count and offsets are checked, with the offsets required to
 // tile the data exactly (no overlap, hole, or trailing byte). Nothing is allocated from a
 // claim before it is checked.
+//
+// The parse is one pass in linear time: a SAX handler builds each top-level entry on its own,
+// checks it and drops it, and finds a key named twice with a hash set (the top level) or in
+// the entry's own small object. (A DOM parse with a callback rescans the whole object after
+// every entry: quadratic, hours for the million entries a 100 MB header can hold.)
+//
+// What is accepted follows the reference reader (the Rust `safetensors` crate, whose header
+// is serde_json over UTF-8): JSON whitespace around the object, unknown per-tensor fields
+// (ignored), any byte the JSON grammar allows. kt is stricter in four documented ways, each a
+// file the reference would read ambiguously or kt could not hold: a key named twice (serde
+// keeps the last), a tensor name that is empty, longer than 1024 bytes or holds a NUL
+// character, and a rank above kt's maximum (6). A NUL byte anywhere in the header is refused
+// by both (nlohmann's lexer would take it for the end of the text).
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/input_file.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/safetensors_dtype.hpp"
 #include "kt/tensor/shape.hpp"
@@ -20,10 +34,9 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 #include <map>
-#include <set>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace kt::impl {
@@ -60,118 +73,192 @@ inline int json_depth(const std::string& text) {
   return deepest;
 }
 
-inline SafetensorsHeader read_safetensors_header(std::ifstream& in, const std::string& path, std::uint64_t file_size,
-                                                 std::uint64_t max_header_bytes) {
-  const auto where = [&] { return "kt::io::load_safetensors: '" + printable(path, 200) + "': "; };
-  KT_REQUIRE(file_size >= 8, where(), "the file has ", file_size, " bytes, fewer than the 8 of the header length");
-  unsigned char prefix[8];
-  in.read(reinterpret_cast<char*>(prefix), 8);
-  KT_REQUIRE(in, where(), "cannot read the header length at byte offset 0");
-  std::uint64_t n = 0;
-  for (int b = 7; b >= 0; --b) n = (n << 8) | prefix[b];  // little-endian
-  KT_REQUIRE(n <= max_header_bytes, where(), "the header length ", n, " at byte offset 0 exceeds the limit of ",
-             max_header_bytes, " bytes (kt::io::SafetensorsOptions().max_header_bytes(n) raises it)");
-  KT_REQUIRE(n <= file_size - 8, where(), "the header length ", n, " at byte offset 0 runs past the end of the ",
-             file_size, "-byte file (truncated file?)");
-  KT_REQUIRE(n >= 2, where(), "the header length ", n, " at byte offset 0 is too small for a JSON object");
-  std::string text(static_cast<std::size_t>(n), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(n));
-  KT_REQUIRE(in, where(), "cannot read the ", n, "-byte header from byte offset 8");
-  KT_REQUIRE(text.front() == '{', where(), "the header at byte offset 8 does not start with '{'");
-  const int depth = json_depth(text);
-  KT_REQUIRE(depth <= 3, where(), "the header nests ", depth, " levels deep; a safetensors header has at most 3");
+/// Checks one top-level entry of the header and adds it to `out` (a tensor) or its metadata.
+inline void add_header_entry(SafetensorsHeader& out, const std::string& name, const nlohmann::json& value,
+                             std::uint64_t data_size, const std::string& where) {
+  const std::string shown = printable(name);
+  if (name == "__metadata__") {
+    KT_REQUIRE(value.is_object(), where, "__metadata__ is not an object of strings");
+    for (const auto& [key, text_value] : value.items()) {
+      KT_REQUIRE(text_value.is_string(), where, "__metadata__ entry '", printable(key), "' is not a string");
+      out.metadata[key] = text_value.get<std::string>();
+    }
+    return;
+  }
+  KT_REQUIRE(!name.empty() && name.size() <= 1024, where, "a tensor name is ",
+             name.empty() ? "empty" : "longer than 1024 bytes ('" + shown + "')");
+  KT_REQUIRE(name.find('\0') == std::string::npos, where, "the tensor name '", shown, "' holds a NUL character");
+  KT_REQUIRE(value.is_object(), where, "tensor '", shown, "' is not an object");
+  const auto field = [&](const char* key) { return value.contains(key) ? value[key] : nlohmann::json(); };
+  const auto dtype = field("dtype");
+  KT_REQUIRE(dtype.is_string(), where, "tensor '", shown, "' has no dtype string");
+  SafetensorsEntry e;
+  e.name = name;
+  e.dtype = dtype.get<std::string>();
+  const SafetensorsDtype* type = safetensors_dtype(e.dtype);
+  KT_REQUIRE(type != nullptr, where, "tensor '", shown, "' has the unknown dtype '", printable(e.dtype), "'");
+  const auto shape = field("shape");
+  KT_REQUIRE(shape.is_array(), where, "tensor '", shown, "' has no shape array");
+  KT_REQUIRE(shape.size() <= static_cast<std::size_t>(Shape::max_rank), where, "tensor '", shown, "' has rank ",
+             shape.size(), ", more than kt's maximum of ", Shape::max_rank);
+  std::vector<std::int64_t> dims;
+  std::uint64_t numel = 1;
+  bool overflow = false;
+  for (const auto& d : shape) {
+    KT_REQUIRE(d.is_number_unsigned(), where, "tensor '", shown, "': shape entry ", printable(d.dump(), 40),
+               " is not a non-negative integer");
+    const auto extent = d.get<std::uint64_t>();
+    KT_REQUIRE(extent <= static_cast<std::uint64_t>(INT64_MAX), where, "tensor '", shown, "': shape entry ", extent,
+               " is too large");
+    if (extent != 0 && numel > UINT64_MAX / 8 / extent) overflow = true;
+    numel *= extent;
+    dims.push_back(static_cast<std::int64_t>(extent));
+  }
+  KT_REQUIRE(!overflow, where, "tensor '", shown, "': the shape's byte count overflows");
+  e.shape = Shape(dims);
+  const auto offsets = field("data_offsets");
+  KT_REQUIRE(offsets.is_array() && offsets.size() == 2 && offsets[0].is_number_unsigned() &&
+                 offsets[1].is_number_unsigned(),
+             where, "tensor '", shown, "' has no data_offsets [begin, end] of non-negative integers");
+  e.begin = offsets[0].get<std::uint64_t>();
+  e.end = offsets[1].get<std::uint64_t>();
+  KT_REQUIRE(e.begin <= e.end && e.end <= data_size, where, "tensor '", shown, "': data_offsets [", e.begin, ", ",
+             e.end, "] lie outside the ", data_size, " data bytes");
+  const std::uint64_t bytes = numel * static_cast<std::uint64_t>(type->bytes);
+  KT_REQUIRE(e.end - e.begin == bytes, where, "tensor '", shown, "': data_offsets [", e.begin, ", ", e.end, "] hold ",
+             e.end - e.begin, " bytes but ", e.dtype, " ", e.shape.str(), " needs ", bytes);
+  out.entries.push_back(std::move(e));
+}
 
-  // Parse, rejecting a key that appears twice in one object.
-  std::vector<std::set<std::string>> keys_at_depth(4);
-  std::string duplicate;
-  const auto on_event = [&](int d, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    if (event == nlohmann::json::parse_event_t::object_start && d >= 0 && d < 4) keys_at_depth[static_cast<std::size_t>(d)].clear();
-    if (event == nlohmann::json::parse_event_t::key && d >= 1 && d <= 4) {
-      auto& seen = keys_at_depth[static_cast<std::size_t>(d - 1)];
-      const std::string key = parsed.get<std::string>();
-      if (!seen.insert(key).second && duplicate.empty()) duplicate = key;
+/// nlohmann's SAX interface over a header: builds one top-level entry at a time (nested at
+/// most as deep as the depth check allows), hands it to `add` and drops it.
+template <class Add>
+class HeaderSax {
+public:
+  using json = nlohmann::json;
+  HeaderSax(Add add, std::string where) : add_(std::move(add)), where_(std::move(where)) {}
+
+  bool null() { return put(json()); }
+  bool boolean(bool v) { return put(json(v)); }
+  bool number_integer(json::number_integer_t v) { return put(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return put(json(v)); }
+  bool number_float(json::number_float_t v, const json::string_t&) { return put(json(v)); }
+  bool string(json::string_t& v) { return put(json(std::move(v))); }
+  bool binary(json::binary_t&) { return put(json()); }  // JSON text has none
+  bool start_object(std::size_t) {
+    if (!in_root_) return in_root_ = true;
+    stack_.push_back(open(json::object()));
+    return true;
+  }
+  bool key(json::string_t& k) {
+    if (stack_.empty()) {
+      KT_REQUIRE(top_keys_.insert(k).second, where_, "the header names '", printable(k), "' twice");
+      top_key_ = std::move(k);
+    } else {
+      json& object = *stack_.back();
+      KT_REQUIRE(!object.contains(k), where_, "the header names '", printable(k), "' twice");
+      slot_ = &object[k];
     }
     return true;
-  };
-  nlohmann::json header;
-  try {
-    header = nlohmann::json::parse(text, on_event);
-  } catch (const nlohmann::json::exception& e) {
-    KT_THROW(where(), "the header (bytes 8 to ", 8 + n, ") is not valid JSON: ", printable(e.what(), 160));
   }
-  KT_REQUIRE(duplicate.empty(), where(), "the header names '", printable(duplicate), "' twice");
-  KT_REQUIRE(header.is_object(), where(), "the header is not a JSON object");
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) {
+    KT_REQUIRE(in_root_, where_, "the header is not a JSON object");
+    stack_.push_back(open(json::array()));
+    return true;
+  }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
+    KT_THROW(where_, "the header is not valid JSON: ", printable(e.what(), 160));
+  }
+
+private:
+  // Where a new value goes: the entry itself, the end of the open array, or the object slot
+  // the last key made.
+  json* open(json v) {
+    if (stack_.empty()) {
+      entry_ = std::move(v);
+      return &entry_;
+    }
+    json& parent = *stack_.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(v));
+      return &parent.back();
+    }
+    *slot_ = std::move(v);
+    return slot_;
+  }
+  bool put(json v) {
+    KT_REQUIRE(in_root_, where_, "the header is not a JSON object");
+    open(std::move(v));
+    if (stack_.empty()) add_(top_key_, entry_);
+    return true;
+  }
+  bool close() {
+    if (stack_.empty()) return true;  // the root's end
+    stack_.pop_back();
+    if (stack_.empty()) add_(top_key_, entry_);
+    return true;
+  }
+
+  Add add_;
+  std::string where_;
+  bool in_root_ = false;
+  std::unordered_set<std::string> top_keys_;
+  std::string top_key_;
+  json entry_;
+  std::vector<json*> stack_;
+  json* slot_ = nullptr;
+};
+
+/// Reads and checks the header of `file` (`path` as messages show it).
+inline SafetensorsHeader read_safetensors_header(const InputFile& file, const std::string& path,
+                                                 std::uint64_t max_header_bytes) {
+  const std::string where = "kt::io::load_safetensors: '" + printable(path, 200) + "': ";
+  const std::uint64_t file_size = file.size();
+  KT_REQUIRE(file_size >= 8, where, "the file has ", file_size, " bytes, fewer than the 8 of the header length");
+  unsigned char prefix[8];
+  KT_REQUIRE(file.read_at(prefix, 8, 0) == 8, where, "cannot read the header length at byte offset 0");
+  std::uint64_t n = 0;
+  for (int b = 7; b >= 0; --b) n = (n << 8) | prefix[b];  // little-endian
+  KT_REQUIRE(n <= max_header_bytes, where, "the header length ", n, " at byte offset 0 exceeds the limit of ",
+             max_header_bytes, " bytes (kt::io::SafetensorsOptions().max_header_bytes(n) raises it)");
+  KT_REQUIRE(n <= file_size - 8, where, "the header length ", n, " at byte offset 0 runs past the end of the ",
+             file_size, "-byte file (truncated file?)");
+  KT_REQUIRE(n >= 2, where, "the header length ", n, " at byte offset 0 is too small for a JSON object");
+  std::string text(static_cast<std::size_t>(n), '\0');
+  KT_REQUIRE(file.read_at(text.data(), n, 8) == static_cast<std::int64_t>(n), where, "cannot read the ", n,
+             "-byte header from byte offset 8 (the file shrank?)");
+  const std::size_t nul = text.find('\0');
+  KT_REQUIRE(nul == std::string::npos, where, "the header holds a NUL byte at byte offset ", 8 + nul,
+             " (JSON allows none; padding is spaces)");
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  KT_REQUIRE(first != std::string::npos && text[first] == '{', where, "the header at byte offset 8 does not start with "
+             "'{' (after any whitespace)");
+  const int depth = json_depth(text);
+  KT_REQUIRE(depth <= 128, where, "the header nests ", depth, " levels deep, more than the 128 of the reference "
+             "reader (serde_json's limit)");
 
   SafetensorsHeader out;
   out.data_start = 8 + n;
   const std::uint64_t data_size = file_size - out.data_start;
-  for (const auto& [name, value] : header.items()) {
-    const std::string shown = printable(name);
-    if (name == "__metadata__") {
-      KT_REQUIRE(value.is_object(), where(), "__metadata__ is not an object of strings");
-      for (const auto& [key, text_value] : value.items()) {
-        KT_REQUIRE(text_value.is_string(), where(), "__metadata__ entry '", printable(key), "' is not a string");
-        out.metadata[key] = text_value.get<std::string>();
-      }
-      continue;
-    }
-    KT_REQUIRE(!name.empty() && name.size() <= 1024, where(), "a tensor name is ",
-               name.empty() ? "empty" : "longer than 1024 bytes ('" + shown + "')");
-    KT_REQUIRE(value.is_object(), where(), "tensor '", shown, "' is not an object");
-    for (const auto& [field, unused] : value.items()) {
-      (void)unused;
-      KT_REQUIRE(field == "dtype" || field == "shape" || field == "data_offsets", where(), "tensor '", shown,
-                 "' has an unknown field '", printable(field), "'");
-    }
-    KT_REQUIRE(value.contains("dtype") && value["dtype"].is_string(), where(), "tensor '", shown, "' has no dtype string");
-    SafetensorsEntry e;
-    e.name = name;
-    e.dtype = value["dtype"].get<std::string>();
-    const SafetensorsDtype* type = safetensors_dtype(e.dtype);
-    KT_REQUIRE(type != nullptr, where(), "tensor '", shown, "' has the unknown dtype '", printable(e.dtype), "'");
-    KT_REQUIRE(value.contains("shape") && value["shape"].is_array(), where(), "tensor '", shown, "' has no shape array");
-    const auto& shape = value["shape"];
-    KT_REQUIRE(shape.size() <= static_cast<std::size_t>(Shape::max_rank), where(), "tensor '", shown, "' has rank ",
-               shape.size(), ", more than kt's maximum of ", Shape::max_rank);
-    std::vector<std::int64_t> dims;
-    std::uint64_t numel = 1;
-    bool overflow = false;
-    for (const auto& d : shape) {
-      KT_REQUIRE(d.is_number_unsigned(), where(), "tensor '", shown, "': shape entry ", printable(d.dump(), 40),
-                 " is not a non-negative integer");
-      const auto extent = d.get<std::uint64_t>();
-      KT_REQUIRE(extent <= static_cast<std::uint64_t>(INT64_MAX), where(), "tensor '", shown, "': shape entry ", extent,
-                 " is too large");
-      if (extent != 0 && numel > UINT64_MAX / 8 / extent) overflow = true;
-      numel *= extent;
-      dims.push_back(static_cast<std::int64_t>(extent));
-    }
-    KT_REQUIRE(!overflow, where(), "tensor '", shown, "': the shape's byte count overflows");
-    e.shape = Shape(dims);
-    const auto& offsets = value.contains("data_offsets") ? value["data_offsets"] : nlohmann::json();
-    KT_REQUIRE(offsets.is_array() && offsets.size() == 2 && offsets[0].is_number_unsigned() &&
-                   offsets[1].is_number_unsigned(),
-               where(), "tensor '", shown, "' has no data_offsets [begin, end] of non-negative integers");
-    e.begin = offsets[0].get<std::uint64_t>();
-    e.end = offsets[1].get<std::uint64_t>();
-    KT_REQUIRE(e.begin <= e.end && e.end <= data_size, where(), "tensor '", shown, "': data_offsets [", e.begin, ", ",
-               e.end, "] lie outside the ", data_size, " data bytes");
-    const std::uint64_t bytes = numel * static_cast<std::uint64_t>(type->bytes);
-    KT_REQUIRE(e.end - e.begin == bytes, where(), "tensor '", shown, "': data_offsets [", e.begin, ", ", e.end,
-               "] hold ", e.end - e.begin, " bytes but ", e.dtype, " ", e.shape.str(), " needs ", bytes);
-    out.entries.push_back(std::move(e));
-  }
+  const auto add = [&](const std::string& name, const nlohmann::json& value) {
+    add_header_entry(out, name, value, data_size, where);
+  };
+  HeaderSax<decltype(add)> sax(add, where);
+  nlohmann::json::sax_parse(text, &sax);
+
   // The tensors tile the data: sorted by offset, each starts where the previous ended.
   std::sort(out.entries.begin(), out.entries.end(),
             [](const SafetensorsEntry& a, const SafetensorsEntry& b) { return a.begin < b.begin || (a.begin == b.begin && a.end < b.end); });
   std::uint64_t expected = 0;
   for (const auto& e : out.entries) {
-    KT_REQUIRE(e.begin == expected, where(), "tensor '", printable(e.name), "' starts at data offset ", e.begin, " but ",
+    KT_REQUIRE(e.begin == expected, where, "tensor '", printable(e.name), "' starts at data offset ", e.begin, " but ",
                e.begin < expected ? "overlaps the previous tensor, which ends at " : "the previous tensor ends at ",
                expected, e.begin < expected ? "" : " (a hole)");
     expected = e.end;
   }
-  KT_REQUIRE(expected == data_size, where(), data_size - expected, " bytes after the last tensor, from byte offset ",
+  KT_REQUIRE(expected == data_size, where, data_size - expected, " bytes after the last tensor, from byte offset ",
              out.data_start + expected, " (trailing data)");
   return out;
 }
