@@ -186,10 +186,12 @@ void resuming() {
       .add("loader", loader).set("epoch", std::to_string(epoch)).save("guide_run.safetensors");
   // ... a new process builds the same objects, then:
   const auto saved = kt::io::load_checkpoint("guide_run.safetensors");
-  saved.restore("model", model);         // strict, as kt::io::load
-  saved.restore("optimizer", opt);       // exp_avg, exp_avg_sq, step; lr, betas, ...
-  saved.restore("scheduler", sched);
-  saved.restore("loader", loader);       // the epoch; refuses another seed or batch size
+  kt::io::Restore()                      // all or nothing: every part checked first
+      .add("model", model)               // strict, as kt::io::load
+      .add("optimizer", opt)             // exp_avg, exp_avg_sq, step; lr, betas, ...
+      .add("scheduler", sched)
+      .add("loader", loader)             // the epoch; refuses another seed or batch size
+      .from(saved);
   const int next_epoch = std::stoi(saved.get("epoch"));
   // [resuming]
   KT_REQUIRE(next_epoch == epoch, "guide: the checkpoint's epoch is ", next_epoch);

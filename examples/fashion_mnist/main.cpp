@@ -302,10 +302,12 @@ int run(Config c, const std::string& summary_path, const Ranks& ranks) {
   int first_epoch = 0;
   if (!c.resume.empty()) {
     const auto saved = kt::io::load_checkpoint(c.resume);
-    saved.restore("loader", loader);  // first: it refuses another --seed, --batch-size or --limit
-    saved.restore("model", model);
-    saved.restore("optimizer", opt);
-    saved.restore("scaler", scaler);
+    kt::io::Restore()  // all or nothing: a bad part leaves every object as it was
+        .add("loader", loader)  // refuses another --seed, --batch-size or --limit
+        .add("model", model)
+        .add("optimizer", opt)
+        .add("scaler", scaler)
+        .from(saved);
     first_epoch = static_cast<int>(to_int("the checkpoint's epoch", saved.get("epoch"), 0));
     out << "resumed from " << c.resume << " after epoch " << first_epoch << "\n";
   }
