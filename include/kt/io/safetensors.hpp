@@ -31,14 +31,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <map>
 #include <memory>
-#include <unordered_map>
-#include <unordered_set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,10 +68,7 @@ class SafetensorsFile {
 public:
   SafetensorsFile(std::string path, std::shared_ptr<const impl::InputFile> file, impl::SafetensorsHeader header,
                   impl::SafetensorsChecksums checksums)
-      : path_(std::move(path)), file_(std::move(file)), header_(std::move(header)), checksums_(std::move(checksums)) {
-    index_.reserve(header_.entries.size());
-    for (std::size_t i = 0; i < header_.entries.size(); ++i) index_.emplace(header_.entries[i].name, i);
-  }
+      : path_(std::move(path)), file_(std::move(file)), header_(std::move(header)), checksums_(std::move(checksums)) {}
   const std::string& path() const { return path_; }
   /// Tensor names in file order (by data offset).
   std::vector<std::string> names() const {
@@ -82,7 +77,7 @@ public:
     for (const auto& e : header_.entries) out.push_back(e.name);
     return out;
   }
-  bool contains(const std::string& name) const { return index_.count(name) > 0; }
+  bool contains(const std::string& name) const { return header_.index.count(name) > 0; }
   /// The stored dtype's name in the format ("F32", "BF16", "I64", ...).
   const std::string& dtype(const std::string& name) const { return entry(name).dtype; }
   const Shape& shape(const std::string& name) const { return entry(name).shape; }
@@ -111,8 +106,8 @@ public:
 
 private:
   const impl::SafetensorsEntry& entry(const std::string& name) const {
-    const auto it = index_.find(name);
-    KT_REQUIRE(it != index_.end(), "kt::io::SafetensorsFile: no tensor '", impl::printable(name), "' in '",
+    const auto it = header_.index.find(name);
+    KT_REQUIRE(it != header_.index.end(), "kt::io::SafetensorsFile: no tensor '", impl::printable(name), "' in '",
                impl::printable(path_, 200), "'");
     return header_.entries[it->second];
   }
@@ -142,7 +137,6 @@ private:
   std::shared_ptr<const impl::InputFile> file_;
   impl::SafetensorsHeader header_;
   impl::SafetensorsChecksums checksums_;
-  std::unordered_map<std::string, std::size_t> index_;
 };
 
 /// Opens and validates `path`; kt::Error names the file, the tensor and the field at fault.
@@ -158,11 +152,9 @@ inline SafetensorsFile load_safetensors(const std::string& path, const Safetenso
     KT_REQUIRE(!sums.has_metadata || recorded == actual, where, "the metadata does not match its checksum: the file "
                "records xxh64 ", impl::hex64(recorded), ", the metadata hashes to ", impl::hex64(actual),
                " (the file is damaged; kt::io::SafetensorsOptions().verify_checksums(false) reads it anyway)");
-    std::unordered_set<std::string> names;
-    for (const auto& e : header.entries) names.insert(e.name);
     for (const auto& [name, value] : sums.tensors) {
       (void)value;
-      KT_REQUIRE(names.count(name), where, "the metadata entry '", impl::checksum_key, "' has a checksum for '",
+      KT_REQUIRE(header.index.count(name), where, "the metadata entry '", impl::checksum_key, "' has a checksum for '",
                  impl::printable(name), "', a tensor the file does not hold");
     }
   }

@@ -12,8 +12,8 @@
 // claim before it is checked.
 //
 // The parse is one pass in linear time: a SAX handler builds each top-level entry on its own,
-// checks it and drops it, and finds a key named twice with a hash set (the top level) or in
-// the entry's own small object. (A DOM parse with a callback rescans the whole object after
+// checks it and drops it; a key named twice is found in the entry's own small object, or,
+// for tensor names, by the hash index of names built once all are read. (A DOM parse with a callback rescans the whole object after
 // every entry: quadratic, hours for the million entries a 100 MB header can hold.)
 //
 // What is accepted follows the reference reader (the Rust `safetensors` crate, whose header
@@ -36,7 +36,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 namespace kt::impl {
@@ -50,6 +50,7 @@ struct SafetensorsEntry {
 struct SafetensorsHeader {
   std::uint64_t data_start = 0;              // 8 + header length
   std::vector<SafetensorsEntry> entries;     // in offset order
+  std::unordered_map<std::string, std::size_t> index;  // name -> position in entries
   std::map<std::string, std::string> metadata;
 };
 
@@ -152,7 +153,9 @@ public:
   }
   bool key(json::string_t& k) {
     if (stack_.empty()) {
-      KT_REQUIRE(top_keys_.insert(k).second, where_, "the header names '", printable(k), "' twice");
+      // Tensor names named twice are found by the index read_safetensors_header builds.
+      KT_REQUIRE(k != "__metadata__" || !seen_metadata_, where_, "the header names '__metadata__' twice");
+      seen_metadata_ = seen_metadata_ || k == "__metadata__";
       top_key_ = std::move(k);
     } else {
       json& object = *stack_.back();
@@ -203,8 +206,7 @@ private:
 
   Add add_;
   std::string where_;
-  bool in_root_ = false;
-  std::unordered_set<std::string> top_keys_;
+  bool in_root_ = false, seen_metadata_ = false;
   std::string top_key_;
   json entry_;
   std::vector<json*> stack_;
@@ -251,6 +253,10 @@ inline SafetensorsHeader read_safetensors_header(const InputFile& file, const st
   // The tensors tile the data: sorted by offset, each starts where the previous ended.
   std::sort(out.entries.begin(), out.entries.end(),
             [](const SafetensorsEntry& a, const SafetensorsEntry& b) { return a.begin < b.begin || (a.begin == b.begin && a.end < b.end); });
+  out.index.reserve(out.entries.size());
+  for (std::size_t i = 0; i < out.entries.size(); ++i)
+    KT_REQUIRE(out.index.emplace(out.entries[i].name, i).second, where, "the header names '",
+               printable(out.entries[i].name), "' twice");
   std::uint64_t expected = 0;
   for (const auto& e : out.entries) {
     KT_REQUIRE(e.begin == expected, where, "tensor '", printable(e.name), "' starts at data offset ", e.begin, " but ",
