@@ -148,8 +148,9 @@ inline SafetensorsFile load_safetensors(const std::string& path, const Safetenso
   if (options.verify_checksums()) {
     const std::string where = "kt::io::load_safetensors: '" + shown + "': ";
     sums = impl::read_checksums(header.metadata, where);
-    const auto recorded = sums.metadata, actual = impl::metadata_checksum(header.metadata);
-    KT_REQUIRE(!sums.has_metadata || recorded == actual, where, "the metadata does not match its checksum: the file "
+    const auto recorded = sums.metadata;
+    const auto actual = sums.has_metadata ? impl::metadata_checksum(header.metadata) : recorded;
+    KT_REQUIRE(recorded == actual, where, "the metadata does not match its checksum: the file "
                "records xxh64 ", impl::hex64(recorded), ", the metadata hashes to ", impl::hex64(actual),
                " (the file is damaged; kt::io::SafetensorsOptions().verify_checksums(false) reads it anyway)");
     for (const auto& [name, value] : sums.tensors) {
