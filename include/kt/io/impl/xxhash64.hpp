@@ -19,6 +19,7 @@ public:
 
   /// Adds `n` bytes.
   void update(const void* data, std::size_t n) {
+    if (n == 0) return;  // `data` may be null then (an empty tensor), which memcpy forbids
     const auto* p = static_cast<const unsigned char*>(data);
     total_ += n;
     if (buffered_ > 0) {  // complete the pending stripe first
