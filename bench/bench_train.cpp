@@ -19,7 +19,13 @@
 //        train/<widths>/batch:<B>/adam/{kt,libtorch}, and kt's forward under bf16 autocast
 //        (kt::amp::autocast, fp32 master weights) beside its fp32 step:
 //        train/<widths>/batch:<B>[/adam]/bf16/kt, and on a GPU also under fp16 autocast
-//        (Cuda's default): .../fp16/kt.
+//        (Cuda's default): .../fp16/kt; and the fp32 step through kt::StepGraph: .../graph/kt
+//        (a CUDA graph on a GPU, copying each batch into the graph's inputs as PyTorch's graph
+//        recipe does; the eager step under the graph's rules on host devices).
+//
+// On a GPU one benchmark iteration is 20 steps and one synchronisation (a step's time is then
+// its share of a queue the GPU keeps busy, as a training loop sees it, and as the PyTorch twin
+// scripts/train_step_pytorch.py times it); on host devices one step.
 #include "bench_main.hpp"
 #include "bench_reporter.hpp"
 
@@ -30,11 +36,13 @@
 #if __has_include("kt/nn/sequential.hpp") && __has_include("kt/optim/sgd.hpp")
 #define KT_BENCH_HAVE_KT_TRAINING 1
 #include <kt/amp/autocast.hpp>
+#include <kt/core/synchronize.hpp>
 #include <kt/nn/linear.hpp>
 #include <kt/nn/loss.hpp>
 #include <kt/nn/sequential.hpp>
 #include <kt/optim/adam.hpp>
 #include <kt/optim/sgd.hpp>
+#include <kt/tensor/step_graph.hpp>
 #else
 #define KT_BENCH_HAVE_KT_TRAINING 0
 #endif
@@ -44,6 +52,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -73,16 +82,27 @@ std::string bench_name(const Config& c, const std::string& optimizer, const std:
          "/" + impl;
 }
 
-void set_counters(benchmark::State& state, const Config& c, double loss) {
-  state.SetItemsProcessed(state.iterations() * c.batch);  // samples/s; the Time column is ms/step
+/// Training steps per benchmark iteration (see the file comment).
+#if KT_BENCH_HAVE_KT_TRAINING
+constexpr int kStepsPerIteration = kt::is_host_accessible_v<kt::DefaultDevice> ? 1 : 20;
+#else
+constexpr int kStepsPerIteration = 1;
+#endif
+
+void set_counters(benchmark::State& state, const Config& c, double loss, int steps_per_iteration = 1) {
+  // samples/s; ms/step is 1e3 · batch / samples/s (the Time column is per iteration)
+  state.SetItemsProcessed(state.iterations() * c.batch * steps_per_iteration);
   state.counters["loss"] = loss;  // after the timed steps: both sides should be training
 }
 
 #if KT_BENCH_HAVE_KT_TRAINING
-/// The forward's precision: fp32, or autocast to bfloat16 or half (fp32 master weights).
-enum class Amp { off, bf16, fp16 };
+/// The forward's precision: fp32, or autocast to bfloat16 or half (fp32 master weights); or the
+/// fp32 step through kt::StepGraph.
+enum class Amp { off, bf16, fp16, graph };
 
-const char* amp_tag(Amp amp) { return amp == Amp::bf16 ? "bf16/kt" : amp == Amp::fp16 ? "fp16/kt" : "kt"; }
+const char* amp_tag(Amp amp) {
+  return amp == Amp::bf16 ? "bf16/kt" : amp == Amp::fp16 ? "fp16/kt" : amp == Amp::graph ? "graph/kt" : "kt";
+}
 
 /// kt's training step on device D, the same network, optimizer and data recipe as the twin.
 template <class D>
@@ -114,38 +134,58 @@ public:
   }
 
   void step() {
-    optimizer_->zero_grad();
-    if (amp_ == Amp::fp16) forward<kt::half>(true);
-    else forward<kt::bfloat16>(amp_ == Amp::bf16);
-    loss_.backward();
-    optimizer_->step();
-    Kokkos::fence();
+    if (amp_ == Amp::graph) {
+      if (!graph_) graph_ = std::make_unique<Graph>([this](const X& x, const Y& y) { return run(x, y); });
+      loss_ = (*graph_)(x_, labels_);
+    } else {
+      loss_ = run(x_, labels_);
+    }
   }
 
-  double last_loss() const { return static_cast<double>(loss_.data().to_vector().at(0)); }
+  double last_loss() const { return static_cast<double>(loss_.item()); }
 
 private:
+  using X = kt::Tensor<float, D>;
+  using Y = kt::Tensor<std::int64_t, D>;
+  using Graph = kt::StepGraph<D, std::function<X(const X&, const Y&)>>;
+
+  /// zero_grad, forward under autocast when asked, cross-entropy, backward, optimizer step.
+  X run(const X& x, const Y& y) {
+    optimizer_->zero_grad();
+    kt::Var<float, D> loss;
+    if (amp_ == Amp::fp16) loss = forward<kt::half>(true, x, y);
+    else loss = forward<kt::bfloat16>(amp_ == Amp::bf16, x, y);
+    loss.backward();
+    optimizer_->step();
+    return loss.data();
+  }
+
   /// Forward pass and loss, under autocast to H when `enabled`.
   template <class H>
-  void forward(bool enabled) {
+  kt::Var<float, D> forward(bool enabled, const X& x, const Y& y) {
     kt::amp::autocast<D, H> guard(enabled);
-    loss_ = kt::cross_entropy(model_(kt::Var<float, D>(x_)), labels_);
+    return kt::cross_entropy(model_(kt::Var<float, D>(x)), y);
   }
 
   kt::nn::Sequential<float, D> model_;
   std::unique_ptr<kt::optim::OptimizerBase> optimizer_;
   kt::Tensor<float, D> x_;
   kt::Tensor<std::int64_t, D> labels_;
-  kt::Var<float, D> loss_;
+  kt::Tensor<float, D> loss_;
   Amp amp_;
+  std::unique_ptr<Graph> graph_;
 };
 
 template <class D>
 void bench_kt(benchmark::State& state, Config c, std::string optimizer, Amp amp) {
   KtMlpStep<D> s(c.widths, c.batch, optimizer, 1, amp);
-  for (int i = 0; i < 3; ++i) s.step();  // warm-up: caching allocator, first-touch
-  for (auto _ : state) s.step();
-  set_counters(state, c, s.last_loss());
+  for (int i = 0; i < 3 + kStepsPerIteration; ++i) s.step();  // warm-up: caching allocator, capture
+  kt::synchronize<D>();
+  for (auto _ : state) {
+    for (int i = 0; i < kStepsPerIteration; ++i) s.step();
+    kt::synchronize<D>();
+  }
+  set_counters(state, c, s.last_loss(), kStepsPerIteration);
 }
 #endif
 
@@ -168,7 +208,7 @@ void register_all() {
 #if KT_BENCH_HAVE_KT_TRAINING
       // fp16 autocast on a GPU only: on the host it is bf16's arithmetic with slower conversions.
       constexpr bool gpu = !kt::is_host_accessible_v<kt::DefaultDevice>;
-      for (Amp amp : {Amp::off, Amp::bf16, Amp::fp16}) {
+      for (Amp amp : {Amp::off, Amp::graph, Amp::bf16, Amp::fp16}) {
         if (amp == Amp::fp16 && !gpu) continue;
         benchmark::RegisterBenchmark(bench_name(c, optimizer, amp_tag(amp)).c_str(), bench_kt<kt::DefaultDevice>, c,
                                      optimizer, amp)
@@ -196,22 +236,25 @@ void summary(const kt_bench::Results& r) {
   std::printf("kt's training layers (kt/nn, kt/optim) are not available: the kt columns are empty.\n\n");
 #endif
   std::printf("| MLP | batch | optimizer | LibTorch ms/step | LibTorch samples/s | kt ms/step | kt samples/s | "
-              "kt / LibTorch | target | kt bf16 autocast ms/step | bf16 time / fp32 time | kt fp16 autocast ms/step | "
-              "fp16 time / fp32 time |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+              "kt / LibTorch | target | kt StepGraph ms/step | eager time / graph time | kt bf16 autocast ms/step | "
+              "bf16 time / fp32 time | kt fp16 autocast ms/step | fp16 time / fp32 time |\n"
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& optimizer : kOptimizers)
     for (const Config& c : kConfigs) {
       const double ts = r.counter(bench_name(c, optimizer, "libtorch"), "items_per_second");
       const double ks = r.counter(bench_name(c, optimizer, "kt"), "items_per_second");
       const double bs = r.counter(bench_name(c, optimizer, "bf16/kt"), "items_per_second");
       const double hs = r.counter(bench_name(c, optimizer, "fp16/kt"), "items_per_second");  // GPU only
+      const double gs = r.counter(bench_name(c, optimizer, "graph/kt"), "items_per_second");
       std::string target;
       if (optimizer == "sgd" && c.mlp() == "784-512-512-10" && c.batch == 256) target = ">= 1.2";
       if (optimizer == "sgd" && c.mlp() == "64-64-64-10" && c.batch == 32) target = ">= 4";
       if (optimizer == "sgd" && c.mlp() == "784-512-512-10" && c.batch == 256) target += "; bf16 <= 1.1x fp32";
-      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.mlp().c_str(), c.batch,
-                  optimizer == "sgd" ? "SGD momentum 0.9" : "Adam", cell("%.3f", 1e3 * c.batch / ts).c_str(),
+      std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.mlp().c_str(),
+                  c.batch, optimizer == "sgd" ? "SGD momentum 0.9" : "Adam", cell("%.3f", 1e3 * c.batch / ts).c_str(),
                   cell("%.0f", ts).c_str(), cell("%.3f", 1e3 * c.batch / ks).c_str(), cell("%.0f", ks).c_str(),
-                  cell("%.2f", ks / ts).c_str(), target.c_str(), cell("%.3f", 1e3 * c.batch / bs).c_str(),
+                  cell("%.2f", ks / ts).c_str(), target.c_str(), cell("%.3f", 1e3 * c.batch / gs).c_str(),
+                  cell("%.2f", gs / ks).c_str(), cell("%.3f", 1e3 * c.batch / bs).c_str(),
                   cell("%.2f", ks / bs).c_str(), cell("%.3f", 1e3 * c.batch / hs).c_str(), cell("%.2f", ks / hs).c_str());
     }
   std::fflush(stdout);

@@ -8,9 +8,10 @@
 #                                             # libraries they need beyond CUDA's, this script
 #   scripts/gpu_check.sh run [BUNDLE] [OUT]   # there: unpacks BUNDLE.tar.xz when BUNDLE is
 #                                             # absent, then the main example on Cuda (fp32, bf16
-#                                             # and fp16 autocast), the GPU benchmarks, the whole
-#                                             # Cuda test suite, and the host's thread scaling
-#                                             # (issue 16) with the OpenMP and pthreads OpenBLAS;
+#                                             # and fp16 autocast; graph and eager steps), the GPU
+#                                             # benchmarks, the whole Cuda test suite, the host's
+#                                             # thread scaling with the OpenMP and pthreads
+#                                             # OpenBLAS, and PyTorch's twins on the same GPU;
 #                                             # OUT/run.log and every log in OUT/logs.tgz;
 #                                             # PHASES="tests scaling ..." runs only those
 #
@@ -53,7 +54,7 @@ pack() {
     esac
   done
   cp /usr/share/datasets/fashion-mnist/*.gz "$bundle/data/"
-  cp "$root/scripts/gpu_check.sh" "$bundle/"
+  cp "$root/scripts/gpu_check.sh" "$root/scripts/train_step_pytorch.py" "$bundle/"
   local binaries
   binaries=$(find "$bundle"/tests "$bundle"/examples "$bundle"/bench -type f)  # (TARGETS may leave a folder empty)
   # shellcheck disable=SC2086
@@ -110,7 +111,9 @@ run() {
   if has example; then
   echo "## main example on Cuda"
   step 120 fashion_mnist_cuda "$fm" --device cuda --data "$data" --summary "$work/fashion_mnist_cuda.json"
-  tail -n 3 "$work/fashion_mnist_cuda.log"
+  grep -E 'training step|epoch +(1|10)/' "$work/fashion_mnist_cuda.log"; tail -n 1 "$work/fashion_mnist_cuda.log"
+  step 120 fashion_mnist_cuda_eager "$fm" --device cuda --eager --data "$data" --summary "$work/fashion_mnist_cuda_eager.json"
+  grep -E 'training step|epoch +(1|10)/' "$work/fashion_mnist_cuda_eager.log"; tail -n 1 "$work/fashion_mnist_cuda_eager.log"
   step 120 fashion_mnist_cuda_bf16 "$fm" --device cuda --amp bf16 --data "$data" --summary "$work/fm_bf16.json"
   tail -n 2 "$work/fashion_mnist_cuda_bf16.log"
   step 120 fashion_mnist_cuda_fp16 "$fm" --device cuda --amp fp16 --data "$data" --summary "$work/fm_fp16.json"
@@ -123,7 +126,9 @@ run() {
   step 120 bench_mixed_gemm "$bundle/bench/bench_mixed_gemm" --benchmark_filter=cuda
   sed -n '/Summary, GPU/,/Summary: 16-bit/p' "$work/bench_mixed_gemm.log"
   grep -E '^gemm/.*cuda' "$work/bench_mixed_gemm.log"
-  step 180 bench_train "$bundle/bench/bench_train" --benchmark_filter='batch:(32|256)/'
+  # The fp32 step, eager and through kt::StepGraph (bench_train's file comment says how it times).
+  step 240 bench_train "$bundle/bench/bench_train" --benchmark_filter='batch:(32|256|1024)/(adam/)?(graph/)?kt$' \
+    --benchmark_repetitions=3
   grep -E '^\| (784|64)' "$work/bench_train.log"
   save
   fi
@@ -220,6 +225,10 @@ for n, dt in [(4096, torch.float32), (4096, torch.bfloat16), (4096, torch.float1
     print(f"torch {torch.__version__} {n}^3 {dt}: {s * 1e6:.0f} us, {2 * n**3 / s / 1e12:.1f} TFLOP/s")
 PY
   cat "$work/torch_gemm.log"
+  # PyTorch's twin of bench_train and of the main example: eager, CUDA graph, torch.compile.
+  step 300 torch_train_step python3 "$bundle/train_step_pytorch.py" --device cuda --fashion-mnist "$data" \
+    --compile-budget "${TORCH_COMPILE_BUDGET:-90}" --json "$work/torch_train_step.json"
+  grep -E '^\||^compile:|graph: warm-up|mean train loss|^torch|^device|^driver' "$work/torch_train_step.log"
   fi
 
   if has loader; then

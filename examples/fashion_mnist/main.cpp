@@ -20,13 +20,20 @@
 //       [--device auto|serial|openmp|cuda] [--threads N] [--batch-size 256] [--workers auto]
 //       [--seed 0] [--limit N] [--data DIR] [--summary PATH] [--profile TRACE.json]
 //       [--save RUN.safetensors] [--resume RUN.safetensors] [--amp none|bf16|fp16]
-//       [--distributed]
+//       [--graph | --eager] [--distributed]
 //
 // --save writes a checkpoint (model, Adam state, loader epoch) after every epoch, atomically;
 // --resume continues such a run up to --epochs, bit-identically to the run that never stopped
 // (same threads; a test checks it). --amp runs the forward pass under kt::amp::autocast (the
 // Linear layers' GEMMs in bfloat16 or half, fp32 master weights); fp16 also scales the loss
 // with kt::amp::GradScaler, as PyTorch's AMP recipe.
+//
+// --graph (the default on a GPU, without --amp fp16 or --distributed) runs the training step
+// through kt::StepGraph: on Cuda the step is captured once as a CUDA graph and replayed for
+// every full batch (the last, partial batch of an epoch runs the same step eagerly); on host
+// devices it runs eagerly under the same rules. --eager runs every step eagerly. Both give
+// the same losses (to rounding on a GPU). The epoch's train loss is summed on the device and
+// read once per epoch.
 //
 // --distributed (a build with kt::dist, -DKT_ENABLE_MPI=ON) trains data-parallel on the ranks of
 // an MPI job, as PyTorch's DistributedDataParallel + DistributedSampler recipe:
@@ -76,6 +83,7 @@ struct Config {
   std::string resume;      // non-empty: continue from this checkpoint
   std::string amp = "none";  // none, bf16 or fp16
   bool distributed = false;  // data-parallel over the MPI job's ranks
+  std::string step_mode = "auto";  // graph, eager, or auto: graph on a GPU unless fp16 or distributed
 };
 
 // The MPI job's shape: one rank of one without --distributed.
@@ -94,6 +102,7 @@ std::string usage() {
          "                     [--batch-size N] [--workers N|auto] [--seed N] [--limit N]\n"
          "                     [--data DIR] [--summary PATH|none] [--profile TRACE.json]\n"
          "                     [--save RUN.safetensors] [--resume RUN.safetensors] [--amp none|bf16|fp16]\n"
+         "                     [--graph | --eager] (kt::StepGraph or eager steps; default: graph on a GPU)\n"
          "                     [--distributed] (under mpirun; global --batch-size split over the ranks)\n"
          "                     [--kokkos-...]\n";
 }
@@ -123,6 +132,10 @@ Config parse(int argc, char* argv[]) {
     }
     if (arg == "--distributed") {
       c.distributed = true;
+      continue;
+    }
+    if (arg == "--graph" || arg == "--eager") {
+      c.step_mode = arg.substr(2);
       continue;
     }
     const auto eq = arg.find('=');
@@ -156,6 +169,11 @@ Config parse(int argc, char* argv[]) {
              "are single-process options for now; drop them or --distributed");
   KT_REQUIRE(c.amp == "none" || c.amp == "bf16" || c.amp == "fp16", "fashion_mnist: --amp takes none, bf16 or fp16, got '",
              c.amp, "'\n", usage());
+  // The loss scaler reads its Inf/NaN flag on the host, and the ranks' all-reduce waits: neither
+  // fits in a captured step.
+  KT_REQUIRE(c.step_mode != "graph" || (c.amp != "fp16" && !c.distributed && c.profile.empty()),
+             "fashion_mnist: --graph cannot capture the step with --amp fp16 (the loss scaler reads its flag on the "
+             "host), --distributed, or --profile (Kokkos Tools fence around every kernel); use --eager");
   return c;
 }
 
@@ -181,7 +199,8 @@ void write_summary(const std::string& path, const Config& c, const std::string& 
                  {"batch_size", c.batch_size}, {"workers", c.workers}, {"seed", c.seed},
                  {"train_samples", train_samples}, {"model", "784-256-128-10 MLP, ReLU"},
                  {"parameters", parameters}, {"optimizer", "Adam"}, {"lr", 0.001},
-                 {"normalize", {kMean, kStd}}, {"data", c.data}, {"resumed_from", c.resume}, {"amp", c.amp}};
+                 {"normalize", {kMean, kStd}}, {"data", c.data}, {"resumed_from", c.resume}, {"amp", c.amp},
+                 {"step", c.step_mode}};
   j["epochs"] = nlohmann::ordered_json::array();
   for (const auto& e : epochs)
     j["epochs"].push_back({{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"test_accuracy", e.test_accuracy},
@@ -312,9 +331,29 @@ int run(Config c, const std::string& summary_path, const Ranks& ranks) {
     out << "resumed from " << c.resume << " after epoch " << first_epoch << "\n";
   }
 
-  // 3. Train. On host devices loss.item() costs nothing (kernels are synchronous); on a GPU it
-  //    would wait for the step, so there we read the loss every 20th step only.
+  // 3. Train. The step is one function, run through kt::StepGraph (a CUDA graph on a GPU) or
+  //    eagerly. On host devices loss.item() costs nothing (kernels are synchronous); on a GPU
+  //    it would wait for the step, so there we read the loss every 20th step only, for the
+  //    progress bar; the epoch's loss is summed on the device, in the step.
   constexpr bool host_memory = kt::is_host_accessible_v<D>;
+  if (c.step_mode == "auto")
+    c.step_mode = !host_memory && c.amp != "fp16" && !c.distributed && c.profile.empty() ? "graph" : "eager";
+  out << "training step: " << (c.step_mode == "graph" ? "kt::StepGraph (a CUDA graph on a GPU)" : "eager") << "\n";
+  kt::Tensor<float, D> loss_sum = kt::zeros<float, D>({});
+  auto train_step = [&](const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) {
+    kt::Var<float, D> loss;
+    {
+      const AmpRegion<D> region(c.amp);  // the forward pass and the loss, as PyTorch's recipe
+      loss = kt::cross_entropy(forward(kt::Var<float, D>(x)), y);
+    }
+    opt.zero_grad();
+    scaler.scale(loss).backward();
+    scaler.step(opt);
+    scaler.update();
+    kt::add_(loss_sum, loss.data());
+    return loss.data();
+  };
+  auto graph = kt::make_step_graph<D>(train_step, kt::StepGraphOptions().name("fashion_mnist step"));
   kt::ProgressBar bar(loader.size(), kt::ProgressOptions().num_epochs(c.epochs), out);
   std::vector<EpochResult> results;
   double training_seconds = 0;
@@ -325,23 +364,18 @@ int run(Config c, const std::string& summary_path, const Ranks& ranks) {
   for (int epoch = first_epoch; epoch < c.epochs; ++epoch) {
     loader.set_epoch(static_cast<std::uint64_t>(epoch));
     bar.start_epoch(epoch);
+    loss_sum.fill_(0.0f);
     const auto t0 = Clock::now();
     std::int64_t step = 0;
     for (auto [x, y] : loader) {
-      kt::Var<float, D> loss;
-      {
-        const AmpRegion<D> region(c.amp);  // the forward pass and the loss, as PyTorch's recipe
-        loss = kt::cross_entropy(forward(kt::Var<float, D>(x)), y);
-      }
-      opt.zero_grad();
-      scaler.scale(loss).backward();
-      scaler.step(opt);
-      scaler.update();
+      // A graph replays one shape: the epoch's last, partial batch takes the eager step.
+      const bool replay = c.step_mode == "graph" && x.size(0) == c.batch_size / ranks.size;
+      const kt::Tensor<float, D> loss = replay ? graph(x, y) : train_step(x, y);
       if (host_memory || step % 20 == 0) bar.step(x.size(0), loss.item());
       else bar.step(x.size(0));
       ++step;
     }
-    Kokkos::fence();
+    double train_loss = loss_sum.item() / static_cast<double>(step);  // this rank's shard
     const double train_s = std::chrono::duration<double>(Clock::now() - t0).count();
     bar.finish_epoch();
     training_seconds += train_s;
@@ -349,7 +383,6 @@ int run(Config c, const std::string& summary_path, const Ranks& ranks) {
     const auto t1 = Clock::now();
     const double accuracy = evaluate(model, test_xd, test_yd, c.amp);
     const double eval_s = std::chrono::duration<double>(Clock::now() - t1).count();
-    double train_loss = bar.mean_loss();  // this rank's shard: averaged over the ranks
 #if defined(KT_ENABLE_MPI)
     if (c.distributed) {
       auto mean = kt::from_host<double, kt::Host>({train_loss}, {1});

@@ -17,7 +17,6 @@
 #include "kt/tensor/reduce.hpp"
 
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 namespace kt {
@@ -51,19 +50,21 @@ auto cross_entropy(const L& logits_, const Tensor<T2, D2>& target, const CrossEn
   const V logits = impl::as_var<V>(logits_);
   KT_REQUIRE(options.label_smoothing() >= 0 && options.label_smoothing() <= 1,
              "kt::cross_entropy: label_smoothing must be in [0, 1], got ", options.label_smoothing());
-  const std::int64_t counted = impl::check_class_targets("kt::cross_entropy", logits, target, options.ignore_index());
+  impl::check_class_targets("kt::cross_entropy", logits, target);
   const Reduction reduction = options.reduction();
-  // The mean's 1/count is folded into the per-row losses.
-  const double scale = reduction == Reduction::Mean ? 1.0 / static_cast<double>(counted) : 1.0;
   Tensor<T, D> rows(Shape{logits.size(0)});
   Tensor<compute_t<T>, D> lse(Shape{logits.size(0)});
-  impl::cross_entropy_forward(logits.data(), target, options.label_smoothing(), options.ignore_index(), scale, rows, lse);
-  Tensor<T, D> out = reduction == Reduction::None ? rows : sum(rows);
-  if (reduction == Reduction::Mean && counted == 0) out.fill_(std::numeric_limits<T>::quiet_NaN());
+  impl::cross_entropy_forward(logits.data(), target, options.label_smoothing(), options.ignore_index(), rows, lse);
+  // Reduced on the device (targets checked there too): no host wait.
+  static const std::int64_t op = impl::DeviceErrorOps::id("kt::cross_entropy");
+  auto reduced = impl::reduce_class_loss(rows, target, logits.size(1), options.ignore_index(),
+                                         reduction == Reduction::Mean, op);
+  Tensor<T, D> out = reduction == Reduction::None ? rows : reduced.loss;
+  Tensor<compute_t<T>, D> factor = reduction == Reduction::None ? Tensor<compute_t<T>, D>() : reduced.factor;
   return impl::record("kt::cross_entropy", out, {logits},
-                      [x = logits.data(), target, lse, options, scale](const Tensor<T, D>& g, const impl::Needs&) {
+                      [x = logits.data(), target, lse, options, factor](const Tensor<T, D>& g, const impl::Needs&) {
                         return std::vector<Tensor<T, D>>{impl::cross_entropy_backward(
-                            g, x, target, lse, options.label_smoothing(), options.ignore_index(), scale)};
+                            g, x, target, lse, options.label_smoothing(), options.ignore_index(), factor)};
                       });
 }
 

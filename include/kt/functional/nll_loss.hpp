@@ -16,7 +16,6 @@
 #include "kt/tensor/reduce.hpp"
 
 #include <cstdint>
-#include <limits>
 #include <vector>
 
 namespace kt {
@@ -42,17 +41,20 @@ auto nll_loss(const L& log_probs_, const Tensor<T2, D2>& target, const NLLLossOp
   impl::require_targets<V, T2, D2>();
   KT_PROFILE_REGION("kt::nll_loss");
   const V log_probs = impl::as_var<V>(log_probs_);
-  const std::int64_t counted = impl::check_class_targets("kt::nll_loss", log_probs, target, options.ignore_index());
+  impl::check_class_targets("kt::nll_loss", log_probs, target);
   const Reduction reduction = options.reduction();
-  const double scale = reduction == Reduction::Mean ? 1.0 / static_cast<double>(counted) : 1.0;
   Tensor<T, D> rows(Shape{log_probs.size(0)});
-  impl::nll_loss_forward(log_probs.data(), target, options.ignore_index(), scale, rows);
-  Tensor<T, D> out = reduction == Reduction::None ? rows : sum(rows);
-  if (reduction == Reduction::Mean && counted == 0) out.fill_(std::numeric_limits<T>::quiet_NaN());
+  impl::nll_loss_forward(log_probs.data(), target, options.ignore_index(), rows);
+  // Reduced on the device (targets checked there too): no host wait.
+  static const std::int64_t op = impl::DeviceErrorOps::id("kt::nll_loss");
+  auto reduced = impl::reduce_class_loss(rows, target, log_probs.size(1), options.ignore_index(),
+                                         reduction == Reduction::Mean, op);
+  Tensor<T, D> out = reduction == Reduction::None ? rows : reduced.loss;
+  Tensor<compute_t<T>, D> factor = reduction == Reduction::None ? Tensor<compute_t<T>, D>() : reduced.factor;
   return impl::record("kt::nll_loss", out, {log_probs},
-                      [target, shape = log_probs.shape(), ignore = options.ignore_index(), scale](
+                      [target, shape = log_probs.shape(), ignore = options.ignore_index(), factor](
                           const Tensor<T, D>& g, const impl::Needs&) {
-                        return std::vector<Tensor<T, D>>{impl::nll_loss_backward(g, shape, target, ignore, scale)};
+                        return std::vector<Tensor<T, D>>{impl::nll_loss_backward(g, shape, target, ignore, factor)};
                       });
 }
 

@@ -98,6 +98,7 @@ public:
     copy.step = s.step;
     for (const auto& kv : s.tensors) copy.tensors.emplace(kv.first, kv.second.clone());
     state_[i] = std::move(copy);
+    state_changed();
   }
 
   /// The hyperparameters by name ("lr", "momentum", "beta1", ...; flags as 0 or 1).
@@ -180,6 +181,10 @@ protected:
 
   /// The mutable state of params()[i], for step().
   state_type& mutable_state(std::size_t i) { return state_[i]; }
+
+  /// Called after set_state() (and so load_state_dict()) replaced a parameter's state; for
+  /// optimizers that keep a copy of it on the device.
+  virtual void state_changed() {}
 
 private:
   void check_index(const char* what, std::size_t i) const {

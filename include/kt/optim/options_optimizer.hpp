@@ -20,6 +20,7 @@
 
 #include "kt/core/error.hpp"
 #include "kt/optim/optimizer.hpp"
+#include "kt/tensor/tensor.hpp"
 
 #include <map>
 #include <string>
@@ -38,7 +39,9 @@ public:
   /// Replaces all hyperparameters (validated first; nothing changes when invalid).
   void set_options(const Options& options) {
     options.validate(this->name());
+    const bool new_lr = options.lr() != options_.lr();
     options_ = options;
+    if (new_lr) lr_device_.fill_(options_.lr());
   }
 
   double lr() const override { return options_.lr(); }
@@ -79,12 +82,18 @@ public:
 
 protected:
   OptimizerWithOptions(Params<T, D> params, const Options& options, const char* qualified_name)
-      : Optimizer<T, D>(std::move(params), qualified_name), options_(options) {
+      : Optimizer<T, D>(std::move(params), qualified_name), options_(options), lr_device_(Shape{1}) {
     options_.validate(qualified_name);
+    lr_device_.fill_(options_.lr());
   }
+
+  /// The learning rate in the device's memory, for kernels that read it there (a captured
+  /// step then follows set_lr() between replays); set_options keeps it current.
+  const double* device_lr() const { return lr_device_.data(); }
 
 private:
   Options options_;
+  Tensor<double, D> lr_device_;
 };
 
 }  // namespace kt::optim

@@ -19,8 +19,10 @@
 ///               g ← g + μ·b if nesterov, else g ← b
 ///     p ← p − γ·g
 ///
-/// in one fused kernel per parameter tensor, computed in kt::compute_t<T> (fp32 for kt::half
-/// and kt::bfloat16). The gradient itself is not modified.
+/// in fused kernels over up to 8 parameters each (one per parameter with `foreach(false)`),
+/// computed in kt::compute_t<T> (fp32 for kt::half and kt::bfloat16). The learning rate is
+/// read from the device, so a captured step (kt::StepGraph) follows set_lr(). The gradient
+/// itself is not modified.
 
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
@@ -48,6 +50,9 @@ public:
   SGDOptions& nesterov(bool v) { nesterov_ = v; return *this; }
   /// Ascends the objective instead.
   SGDOptions& maximize(bool v) { maximize_ = v; return *this; }
+  /// Updates up to 8 parameters per launch (default) instead of one launch per parameter;
+  /// the results are the same (not a hyperparameter: state_dict does not store it).
+  SGDOptions& foreach(bool v) { foreach_ = v; return *this; }
 
   double lr() const { return lr_; }
   double momentum() const { return momentum_; }
@@ -55,6 +60,7 @@ public:
   double weight_decay() const { return weight_decay_; }
   bool nesterov() const { return nesterov_; }
   bool maximize() const { return maximize_; }
+  bool foreach() const { return foreach_; }
 
   /// kt::Error for negative values, or Nesterov without momentum or with dampening.
   void validate(const char* optimizer) const {
@@ -81,7 +87,7 @@ public:
 private:
   double lr_;
   double momentum_ = 0, dampening_ = 0, weight_decay_ = 0;
-  bool nesterov_ = false, maximize_ = false;
+  bool nesterov_ = false, maximize_ = false, foreach_ = true;
 };
 
 /// SGD over `Var<T, D>` parameters (see the file comment for the update).
@@ -101,25 +107,70 @@ protected:
   void update() override {
     KT_PROFILE_REGION("kt::optim::SGD::step");
     const auto& o = this->options();
-    impl::SGDStepArgs<C> args{C(o.lr()), C(o.momentum()), C(1.0 - o.dampening()), C(o.weight_decay()),
-                              o.nesterov(), o.maximize(), false};
+    const impl::SGDStepArgs<C> args{C(o.lr()), C(o.momentum()), C(1.0 - o.dampening()), C(o.weight_decay()),
+                                    o.nesterov(), o.maximize(), false};
+    if (!o.foreach()) {
+      for_each_update(args, [&](std::size_t i, const Tensor<C, D>& buf, bool first) {
+        auto a = args;
+        a.first = first;
+        impl::sgd_step(this->params()[i].data(), this->params()[i].grad(), buf, a);
+      });
+    } else if (o.momentum() != 0) {
+      grouped_update<true>(args);
+    } else {
+      grouped_update<false>(args);
+    }
+  }
+
+  /// f(i, momentum buffer, first) for every parameter i with a gradient; makes the buffer on
+  /// the first step with momentum.
+  template <class F>
+  void for_each_update(const impl::SGDStepArgs<C>&, F&& f) {
     const auto& ps = this->params();
+    const bool momentum = this->options().momentum() != 0;
     for (std::size_t i = 0; i < ps.size(); ++i) {
-      const auto& grad = ps[i].grad();
-      if (!grad.defined()) continue;
+      if (!ps[i].grad().defined()) continue;
       auto& st = this->mutable_state(i);
       Tensor<C, D> buf;
-      args.first = false;
-      if (o.momentum() != 0) {
+      bool first = false;
+      if (momentum) {
         auto it = st.tensors.find("momentum_buffer");
         if (it == st.tensors.end()) {
           it = st.tensors.emplace("momentum_buffer", Tensor<C, D>(ps[i].shape())).first;
-          args.first = true;
+          first = true;
         }
         buf = it->second;
       }
-      impl::sgd_step(ps[i].data(), grad, buf, args);
+      f(i, buf, first);
     }
+  }
+
+  /// The same updates, up to SGDGroup's capacity of parameters per launch.
+  template <bool Momentum>
+  void grouped_update(impl::SGDStepArgs<C> args) {
+    using Group = impl::SGDGroup<Momentum, T>;
+    static_assert(sizeof(Group) < 448, "kt::optim::SGD: the group functor must stay below Kokkos' 512-byte "
+                                       "kernel-argument limit (kt/tensor/impl/multi_tensor.hpp)");
+    Group f{};
+    f.lr = this->device_lr();
+    args.first = true;
+    f.first_k = impl::SGDCoefficients<C>(args);
+    args.first = false;
+    f.later_k = impl::SGDCoefficients<C>(args);
+    const auto launch = [&] {
+      if (f.group.size > 0) impl::multi_tensor_for<D>("kt::optim::SGD::step", f);
+      f.group = {};
+    };
+    for_each_update(args, [&](std::size_t i, const Tensor<C, D>& buf, bool first) {
+      const int e = f.group.size;
+      f.p[e] = this->params()[i].data().data();
+      f.g[e] = this->params()[i].grad().data();
+      f.b[e] = Momentum ? buf.data() : nullptr;
+      f.first[e] = first;
+      f.group.add(this->params()[i].numel());
+      if (f.group.size == Group::capacity) launch();
+    });
+    launch();
   }
 
   std::vector<std::string> state_names() const override { return {"momentum_buffer"}; }

@@ -6,6 +6,7 @@
 ///     auto r = kt::arange<std::int64_t>(0, 10, 2);          // 0 2 4 6 8 on DefaultDevice
 ///     auto x = kt::from_host<float>(std::vector<float>{1, 2, 3, 4}, {2, 2});
 
+#include "kt/core/impl/host_wait.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/factories_impl.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -101,14 +102,16 @@ Tensor<T, D> from_host(const D& exec, const T* data, const Shape& shape) {
   KT_REQUIRE(data != nullptr || shape.numel() == 0, "kt::from_host: null pointer for shape ", shape.str());
   Tensor<T, D> out(shape, exec);
   if (out.numel() > 0)
-    Kokkos::deep_copy(exec, out.view(),
+    Kokkos::deep_copy(impl::work_instance(exec), out.view(),
                       impl::view_t<const T, 1, Kokkos::HostSpace>(data, static_cast<std::size_t>(out.numel())));
   return out;
 }
 template <class T, class D = DefaultDevice>
 Tensor<T, D> from_host(const T* data, const Shape& shape) {
+  impl::HostWait<memory_space_t<D>> wait("kt::from_host");
   Tensor<T, D> out = from_host<T>(D(), data, shape);
-  D().fence();  // data may go out of scope right after
+  impl::work_instance(D()).fence();  // data may go out of scope right after
+  wait.done();
   return out;
 }
 

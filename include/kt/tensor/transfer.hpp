@@ -11,6 +11,8 @@
 ///     kt::copy(stream, batch, staging);           // ordered on `stream` only
 ///     stream.fence();                             // wait for it
 
+#include "kt/core/impl/host_wait.hpp"
+#include "kt/core/impl/work_instance.hpp"
 #include "kt/tensor/impl/copy_check.hpp"
 #include "kt/tensor/impl/same_device.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -31,7 +33,9 @@ void copy(const Tensor<T1, D1>& dst, const Tensor<T2, D2>& src) {
     impl::check_copy(dst, src, "kt::copy");
     if (src.numel() == 0) return;
     // deep_copy without an instance fences: pending work on both devices finishes first.
+    impl::HostWait<typename Tensor<T2, D2>::memory_space> wait("kt::copy");
     Kokkos::deep_copy(dst.view(), src.view());
+    wait.done();
   }
 }
 
@@ -46,7 +50,7 @@ void copy(const ExecSpace& exec, const Tensor<T1, D1>& dst, const Tensor<T2, D2>
     KT_PROFILE_REGION("kt::copy(exec)");
     impl::check_copy(dst, src, "kt::copy");
     if (src.numel() == 0) return;
-    Kokkos::deep_copy(exec, dst.view(), src.view());
+    Kokkos::deep_copy(impl::work_instance(exec), dst.view(), src.view());
   }
 }
 

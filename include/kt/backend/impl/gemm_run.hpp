@@ -9,6 +9,7 @@
 #include "kt/backend/impl/gemm_select.hpp"
 #include "kt/backend/impl/gemm_widen.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
+#include "kt/core/impl/work_instance.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
@@ -51,13 +52,13 @@ void run_gemm_choice(const Exec& exec, const GemmProblem<T, C>& p, const GemmCho
         }
       }
 #endif
-      gemm_kokkos(exec, p);
+      gemm_kokkos(work_instance(exec), p);
       return;
     case GemmBackend::Cublas:
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (std::is_same_v<Exec, Kokkos::Cuda> && cuda::impl::cuda_type<T>::supported) {
         cuda::impl::check_int_range(p);
-        cuda::impl::cublas_gemm(exec.cuda_stream(), p);
+        cuda::impl::cublas_gemm(work_instance(exec).cuda_stream(), p);
         return;
       }
 #endif

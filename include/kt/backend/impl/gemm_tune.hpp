@@ -56,7 +56,7 @@ GemmChoice tuned_gemm_choice(const Exec& exec, const GemmProblem<T, C>& p, int c
   const Scratch<MemSpace> scratch(static_cast<std::size_t>(c_elements) * sizeof(C), "kt::tuning scratch",
                                   stream_id(exec));
   using View = Kokkos::View<C*, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  Kokkos::deep_copy(exec, View(scratch.template as<C>(), c_elements), View(p.c, c_elements));
+  Kokkos::deep_copy(work_instance(exec), View(scratch.template as<C>(), c_elements), View(p.c, c_elements));
   GemmProblem<T, C> trial = p;
   trial.c = scratch.template as<C>();
   GemmChoice best;

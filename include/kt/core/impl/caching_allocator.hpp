@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <exception>
+#include <map>
 #include <mutex>
 #include <string>
 #include <type_traits>
@@ -23,12 +24,24 @@
 
 namespace kt::impl {
 
-/// A block handed out by the allocator: the pointer, the size it really occupies, and the
-/// stream it was allocated for.
+/// The blocks of one captured step (kt::StepGraph): its replays write them again and again, so
+/// none of them may serve another tensor while the graph lives — PyTorch's private graph pool.
+/// Blocks the step frees while it is being captured are reused within the capture (the
+/// captured work is ordered on one stream); the graph's owner releases the pool, and its blocks
+/// then go to the ordinary cache as their tensors free them.
+struct BlockPool {
+  std::multimap<std::size_t, void*> free;  // by size
+  std::size_t live = 0;                    // blocks held by tensors
+  bool released = false;
+};
+
+/// A block handed out by the allocator: the pointer, the size it really occupies, the stream
+/// it was allocated for, and the captured step's pool it belongs to (null: the ordinary cache).
 struct Block {
   void* ptr = nullptr;
   std::size_t bytes = 0;
   StreamId stream = nullptr;
+  BlockPool* pool = nullptr;
 };
 
 /// Size bins: 512-byte granules up to 4 KiB, then four bins per power of two, so a cached
@@ -57,8 +70,15 @@ public:
   Block allocate(std::size_t bytes, const char* label, StreamId stream = nullptr) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.num_allocs;
-    Block block{nullptr, caching_ ? bin_size(bytes) : bytes, stream};
-    if (caching_) {
+    Block block{nullptr, caching_ || capture_pool_ ? bin_size(bytes) : bytes, stream, capture_pool_};
+    if (capture_pool_ != nullptr) {
+      const auto it = capture_pool_->free.find(block.bytes);
+      if (it != capture_pool_->free.end()) {
+        block.ptr = it->second;
+        capture_pool_->free.erase(it);
+        ++stats_.num_cache_hits;
+      }
+    } else if (caching_) {
       block.ptr = cache_.take(block.bytes, stream);
       if (block.ptr != nullptr) {
         ++stats_.num_cache_hits;
@@ -67,9 +87,15 @@ public:
       }
     }
     std::string failure;
-    if (!try_system_allocate(block, label, failure) && stats_.cached() > 0) {
+    if (block.ptr == nullptr && !try_system_allocate(block, label, failure) && stats_.cached() > 0 &&
+        capture_pool_ == nullptr) {
       empty_cache_locked();  // like PyTorch: give back the cache and retry once
       try_system_allocate(block, label, failure);
+    }
+    if (block.ptr != nullptr && block.pool != nullptr) {
+      ++block.pool->live;
+      count_allocated(block.bytes);
+      return block;
     }
     if (block.ptr == nullptr) {
       ++stats_.num_oom;
@@ -78,6 +104,7 @@ public:
                format_bytes(stats_.allocated), ", reserved ", format_bytes(stats_.reserved),
                ". Free tensors or call kt::empty_cache<Device>(). (", failure, ")");
     }
+    if (block.pool != nullptr) ++block.pool->live;
     count_allocated(block.bytes);
     return block;
   }
@@ -87,6 +114,15 @@ public:
   void deallocate(Block block, const std::vector<StreamId>& used_on = {}) noexcept {
     std::lock_guard<std::mutex> lock(mutex_);
     stats_.allocated -= block.bytes;
+    if (BlockPool* pool = block.pool) {
+      --pool->live;
+      if (!pool->released) {
+        pool->free.emplace(block.bytes, block.ptr);
+        return;
+      }
+      if (pool->live == 0) delete pool;
+      block.pool = nullptr;
+    }
     if (caching_ && block.bytes == bin_size(block.bytes)) {
       cache_.give_back(block.ptr, block.bytes, block.stream, used_on);
     } else {
@@ -98,6 +134,34 @@ public:
   void empty_cache() {
     std::lock_guard<std::mutex> lock(mutex_);
     empty_cache_locked();
+  }
+
+  /// Allocations come from `pool` (a new one) until end_capture(): kt::StepGraph around a
+  /// capture. Frees never reach the system meanwhile (cudaFree would wait for the device).
+  BlockPool* begin_capture() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    KT_REQUIRE(capture_pool_ == nullptr, "kt::StepGraph: another step is being captured on ",
+               memory_space_name<MemSpace>(), "; capture one step at a time");
+    capture_pool_ = new BlockPool();
+    return capture_pool_;
+  }
+  void end_capture() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    capture_pool_ = nullptr;
+  }
+  /// The graph of `pool` is gone: its free blocks go to the cache, the others follow as their
+  /// tensors free them.
+  void release_pool(BlockPool* pool) noexcept {
+    if (pool == nullptr) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    pool->released = true;
+    for (const auto& kv : pool->free) {
+      const Block block{kv.second, kv.first, nullptr, nullptr};
+      if (caching_) cache_.give_back(block.ptr, block.bytes, block.stream, {});
+      else system_deallocate(block);
+    }
+    pool->free.clear();
+    if (pool->live == 0) delete pool;
   }
 
   MemoryStats stats() const {
@@ -161,6 +225,7 @@ private:
   mutable std::mutex mutex_;
   BlockCache<typename events_of<MemSpace>::type> cache_;
   MemoryStats stats_;
+  BlockPool* capture_pool_ = nullptr;
   // On by default everywhere: device allocations (cudaMalloc) synchronise, and large host
   // allocations (mmap'd by glibc above 32 MiB) pay page faults on every first touch — a
   // 64 MiB elementwise result costs ~6x its arithmetic without the cache.

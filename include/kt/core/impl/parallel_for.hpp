@@ -1,7 +1,8 @@
 #pragma once
 // kt's host and device launches, on an execution-space instance. Every kt kernel goes through
 // these functions, so the rules below hold everywhere:
-//  - The kernel is ordered on `exec` (a CUDA stream on GPUs); nothing fences.
+//  - The kernel is ordered on work_instance(exec) (kt's CUDA stream on GPUs, see
+//    kt/core/impl/work_instance.hpp); nothing fences.
 //  - On a host thread pool (OpenMP) a kernel takes one thread per host_grain elements of
 //    work, as PyTorch's at::parallel_for does with its grain size: a thread costs a wake-up
 //    and a share of the join, more than one core needs for a few thousand simple elements.
@@ -14,6 +15,9 @@
 //    mixed sizes (GEMM pieces, the loader's gather, Kokkos kernels) made the main example's
 //    epoch on a 16-core VM about 2 s on 16 threads against 0.8-1.0 s on 8 (docs/performance.md).
 //  - None of this applies to GPUs, whose launches are asynchronous anyway.
+
+#include "kt/core/impl/host_wait.hpp"
+#include "kt/core/impl/work_instance.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -60,14 +64,12 @@ void parallel_for(const Exec& exec, const char* label, std::int64_t n, const F& 
       return;
     }
   }
-  Kokkos::parallel_for(label, index_policy_t<Exec>(exec, 0, n), f);
+  Kokkos::parallel_for(label, index_policy_t<Exec>(work_instance(exec), 0, n), f);
 }
 
-/// Kokkos::parallel_reduce(label, [0, n), f, results...) on `exec`, on the calling thread when
-/// exec is a host pool and n is below one grain. Reducing into host scalars waits for the
-/// result.
+/// parallel_reduce without the host-wait bookkeeping.
 template <class Exec, class F, class... Results>
-void parallel_reduce(const Exec& exec, const char* label, std::int64_t n, const F& f, Results&... results) {
+void reduce_on(const Exec& exec, const char* label, std::int64_t n, const F& f, Results&... results) {
   using Inline = typename inline_space<Exec>::type;
   if constexpr (!std::is_same_v<Inline, Exec>) {
     if (n < host_grain) {
@@ -75,7 +77,22 @@ void parallel_reduce(const Exec& exec, const char* label, std::int64_t n, const 
       return;
     }
   }
-  Kokkos::parallel_reduce(label, index_policy_t<Exec>(exec, 0, n), f, results...);
+  Kokkos::parallel_reduce(label, index_policy_t<Exec>(work_instance(exec), 0, n), f, results...);
+}
+
+/// Kokkos::parallel_reduce(label, [0, n), f, results...) on `exec`, on the calling thread when
+/// exec is a host pool and n is below one grain. Reducing into host scalars waits for the
+/// result.
+template <class Exec, class F, class... Results>
+void parallel_reduce(const Exec& exec, const char* label, std::int64_t n, const F& f, Results&... results) {
+  if constexpr (!(Kokkos::is_view<Results>::value && ...)) {
+    // A result in host memory: the host waits for the kernel (kt/core/impl/host_wait.hpp).
+    HostWait<typename Exec::memory_space> wait(label);
+    reduce_on(exec, label, n, f, results...);
+    wait.done();
+  } else {
+    reduce_on(exec, label, n, f, results...);
+  }
 }
 
 /// f(i) for i in [0, pieces) on the host's default execution space, piece i on thread i of

@@ -1,6 +1,7 @@
 #pragma once
-// What kt::Profiler records: Kokkos Tools callbacks (kernels, regions, deep copies) turned
-// into per-key statistics and a bounded list of trace events.
+// What kt::Profiler records: Kokkos Tools callbacks (kernels, regions, deep copies) and kt's
+// own host waits (kt/core/impl/host_wait.hpp) turned into per-key statistics and a bounded
+// list of trace events.
 //
 // Design:
 // - Kokkos Tools has one set of plain function-pointer callbacks per process, so at most one
@@ -27,13 +28,14 @@
 
 namespace kt::impl {
 
-enum class ProfileKind { Region, Kernel, Copy };
+enum class ProfileKind { Region, Kernel, Copy, Fence };
 
 inline const char* profile_kind_name(ProfileKind kind) {
   switch (kind) {
     case ProfileKind::Region: return "region";
     case ProfileKind::Kernel: return "kernel";
     case ProfileKind::Copy: return "copy";
+    case ProfileKind::Fence: return "fence";
   }
   return "?";
 }
@@ -112,6 +114,18 @@ public:
     close(open, open.bytes);
   }
 
+  /// A host wait of kt's (item(), a blocking copy, kt::synchronize(), ...) on `device`.
+  void fence_begin(const char* name, const std::string& device) {
+    thread().fences.push_back(Open{key_of(ProfileKind::Fence, device, name), now(), 0});
+  }
+  void fence_end() {
+    auto& fences = thread().fences;
+    if (fences.empty()) return;
+    const Open open = fences.back();
+    fences.pop_back();
+    close(open, 0);
+  }
+
   // --- results (call with mutex() held, or after the recorder left active()) ----------------
   const std::vector<ProfileKey>& keys() const { return keys_; }
   const std::vector<ProfileStat>& stats() const { return stats_; }
@@ -127,7 +141,7 @@ private:
   };
   struct ThreadState {
     int index;
-    std::vector<Open> regions, copies;
+    std::vector<Open> regions, copies, fences;
   };
 
   std::int64_t now() const {
@@ -136,7 +150,7 @@ private:
   ThreadState& thread() {
     const auto id = std::this_thread::get_id();
     auto it = threads_.find(id);
-    if (it == threads_.end()) it = threads_.emplace(id, ThreadState{static_cast<int>(threads_.size()), {}, {}}).first;
+    if (it == threads_.end()) it = threads_.emplace(id, ThreadState{static_cast<int>(threads_.size()), {}, {}, {}}).first;
     return it->second;
   }
   int key_of(ProfileKind kind, std::string device, const char* name) {

@@ -1,10 +1,12 @@
 #pragma once
 // The fused cross-entropy kernels: one pass per row computes log-sum-exp and the row's loss
-// (with label smoothing); the backward pass writes softmax − target distribution, scaled by
-// the upstream gradient, in one more pass. Nothing of size (N, C) is kept but the logits.
+// (with label smoothing); kt/tensor/impl/class_loss_reduce.hpp reduces the rows on the device;
+// the backward pass writes softmax − target distribution, scaled by the upstream gradient and
+// the reduction's factor, in one more pass. Nothing of size (N, C) is kept but the logits.
 
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
+#include "kt/tensor/impl/class_loss_reduce.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -13,45 +15,18 @@
 
 namespace kt::impl {
 
-/// Counts targets outside [0, classes) that are not ignore_index, and the ignored ones; sets
-/// first_bad to the position of the first bad one (-1 if none).
-template <class D>
-std::pair<std::int64_t, std::int64_t> count_targets(const Tensor<std::int64_t, D>& target, std::int64_t classes,
-                                                    std::int64_t ignore_index, std::int64_t& first_bad) {
-  const auto t = target.view();
-  std::int64_t bad = 0, ignored = 0;
-  parallel_reduce(
-      D(), "kt::check_targets", target.numel(),
-      KOKKOS_LAMBDA(std::int64_t i, std::int64_t & b, std::int64_t & ig) {
-        const std::int64_t c = t(i);
-        if (c == ignore_index) ++ig;
-        else if (c < 0 || c >= classes) ++b;
-      },
-      bad, ignored);
-  first_bad = -1;
-  if (bad > 0) {
-    const auto host = target.to_vector();
-    for (std::size_t i = 0; i < host.size(); ++i)
-      if (host[i] != ignore_index && (host[i] < 0 || host[i] >= classes)) {
-        first_bad = static_cast<std::int64_t>(i);
-        break;
-      }
-  }
-  return {bad, ignored};
-}
-
-/// loss(i) = scale · (lse_i − (1 − ε) x[i, t_i] − ε/C Σ_j x[i, j]); lse(i) kept for backward.
+/// loss(i) = lse_i − (1 − ε) x[i, t_i] − ε/C Σ_j x[i, j], 0 where t_i is not counted (ignored or
+/// outside [0, C): kt/tensor/impl/class_loss_reduce.hpp reports those); lse(i) kept for backward.
 template <class T, class D>
 void cross_entropy_forward(const Tensor<T, D>& logits, const Tensor<std::int64_t, D>& target, double smoothing,
-                           std::int64_t ignore_index, double scale, const Tensor<T, D>& loss,
-                           const Tensor<compute_t<T>, D>& lse) {
+                           std::int64_t ignore_index, const Tensor<T, D>& loss, const Tensor<compute_t<T>, D>& lse) {
   using C = compute_t<T>;
   const std::int64_t classes = logits.size(1);
   const auto x = logits.view();
   const auto t = target.view();
   const auto l = loss.view();
   const auto s = lse.view();
-  const C eps = static_cast<C>(smoothing), keep = C(1) - eps, sc = static_cast<C>(scale);
+  const C eps = static_cast<C>(smoothing), keep = C(1) - eps;
   parallel_for(D(), "kt::cross_entropy::forward", target.numel(), KOKKOS_LAMBDA(std::int64_t i) {
                          const std::size_t row = i * static_cast<std::size_t>(classes);
                          C m = static_cast<C>(x(row));
@@ -68,22 +43,23 @@ void cross_entropy_forward(const Tensor<T, D>& logits, const Tensor<std::int64_t
                          const C log_sum = m + KT_KOKKOS_MATH::log(sum);
                          s(i) = log_sum;
                          const std::int64_t c = t(i);
-                         if (c == ignore_index) {
+                         if (!counted_class(c, classes, ignore_index)) {
                            l(i) = T(0);
                            return;
                          }
                          const C picked = static_cast<C>(x(row + static_cast<std::size_t>(c)));
-                         l(i) = static_cast<T>(sc * (log_sum - keep * picked - eps * total / C(classes)));
+                         l(i) = static_cast<T>(log_sum - keep * picked - eps * total / C(classes));
                        },
                        logits.numel());
 }
 
-/// dx[i, j] = g_i · scale · (softmax[i, j] − (1 − ε)[j = t_i] − ε/C); g is rank 0 (mean and
-/// sum reductions) or per row (none).
+/// dx[i, j] = g_i · factor · (softmax[i, j] − (1 − ε)[j = t_i] − ε/C), 0 for rows whose target
+/// is not counted; g is rank 0 (mean and sum reductions) or per row (none); factor (rank 0, on
+/// the device) is the reduction's (1 / count for the mean), undefined for none.
 template <class T, class D>
 Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>& logits,
                                     const Tensor<std::int64_t, D>& target, const Tensor<compute_t<T>, D>& lse,
-                                    double smoothing, std::int64_t ignore_index, double scale) {
+                                    double smoothing, std::int64_t ignore_index, const Tensor<compute_t<T>, D>& factor) {
   using C = compute_t<T>;
   Tensor<T, D> dx(logits.shape(), D());
   const std::int64_t classes = logits.size(1);
@@ -93,12 +69,16 @@ Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>
   const auto t = target.view();
   const auto s = lse.view();
   const auto out = dx.view();
-  const C eps = static_cast<C>(smoothing), keep = C(1) - eps, sc = static_cast<C>(scale);
+  const C eps = static_cast<C>(smoothing), keep = C(1) - eps;
   const C spread = eps / C(classes);
+  const bool scaled = factor.defined();
+  const auto f = scaled ? factor.view() : typename Tensor<compute_t<T>, D>::view_type();
   parallel_for(D(), "kt::cross_entropy::backward", target.numel(), KOKKOS_LAMBDA(std::int64_t i) {
                          const std::size_t row = i * static_cast<std::size_t>(classes);
                          const std::int64_t c = t(i);
-                         const C gi = c == ignore_index ? C(0) : sc * static_cast<C>(g(per_row ? i : 0));
+                         const C gi = !counted_class(c, classes, ignore_index)
+                                          ? C(0)
+                                          : (scaled ? f(0) : C(1)) * static_cast<C>(g(per_row ? i : 0));
                          for (std::int64_t j = 0; j < classes; ++j) {
                            const C p = KT_KOKKOS_MATH::exp(static_cast<C>(x(row + j)) - s(i));
                            out(row + j) = static_cast<T>(gi * (p - spread - (j == c ? keep : C(0))));

@@ -3,7 +3,6 @@
 
 #include "kt/autograd/var.hpp"
 #include "kt/core/error.hpp"
-#include "kt/functional/impl/cross_entropy_kernels.hpp"
 #include "kt/tensor/impl/same_device.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -21,22 +20,15 @@ constexpr void require_targets() {
                 "kt: class-index targets must be a Tensor<std::int64_t, D> (convert with .to<std::int64_t>())");
 }
 
-/// Scores (N, C) against targets (N) in [0, C) or ignore_index; returns the number of counted
-/// (not ignored) targets. kt::Error naming the first bad target otherwise.
+/// Scores (N, C) against targets (N): shapes only. The values (in [0, C) or ignore_index) are
+/// checked on the device by the loss's reduction (kt/tensor/impl/class_loss_reduce.hpp).
 template <class T, class D>
-std::int64_t check_class_targets(const char* op, const Var<T, D>& scores, const Tensor<std::int64_t, D>& target,
-                                 std::int64_t ignore_index) {
+void check_class_targets(const char* op, const Var<T, D>& scores, const Tensor<std::int64_t, D>& target) {
   KT_REQUIRE(scores.defined(), op, ": the input Var is undefined");
   KT_REQUIRE(scores.rank() == 2, op, ": expected scores of shape (N, C), got ", scores.shape().str());
   KT_REQUIRE(target.defined() && target.shape() == Shape{scores.size(0)}, op, ": expected targets of shape (",
              scores.size(0), ") for scores ", scores.shape().str(), ", got ",
              target.defined() ? target.shape().str() : std::string("undefined"));
-  const std::int64_t classes = scores.size(1);
-  std::int64_t first_bad = -1;
-  const auto [bad, ignored] = count_targets(target, classes, ignore_index, first_bad);
-  KT_REQUIRE(bad == 0, op, ": ", bad, " targets are outside [0, ", classes, "), the first at index ", first_bad,
-             " (value ", first_bad >= 0 ? target.to_vector()[static_cast<std::size_t>(first_bad)] : 0, ")");
-  return scores.size(0) - ignored;
 }
 
 }  // namespace kt::impl

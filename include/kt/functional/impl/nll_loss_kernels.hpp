@@ -4,6 +4,7 @@
 
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/factories.hpp"
+#include "kt/tensor/impl/class_loss_reduce.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -12,26 +13,26 @@
 
 namespace kt::impl {
 
-/// loss(i) = −scale · x[i, t_i], 0 where t_i == ignore_index.
+/// loss(i) = −x[i, t_i], 0 where t_i is not counted (ignored, or outside [0, C): reported by
+/// kt/tensor/impl/class_loss_reduce.hpp).
 template <class T, class D>
 void nll_loss_forward(const Tensor<T, D>& log_probs, const Tensor<std::int64_t, D>& target,
-                      std::int64_t ignore_index, double scale, const Tensor<T, D>& loss) {
-  using C = compute_t<T>;
+                      std::int64_t ignore_index, const Tensor<T, D>& loss) {
   const std::int64_t classes = log_probs.size(1);
   const auto x = log_probs.view();
   const auto t = target.view();
   const auto l = loss.view();
-  const C sc = static_cast<C>(scale);
   parallel_for(D(), "kt::nll_loss::forward", target.numel(), KOKKOS_LAMBDA(std::int64_t i) {
     const std::int64_t c = t(i);
-    l(i) = c == ignore_index ? T(0) : static_cast<T>(-sc * static_cast<C>(x(i * classes + c)));
+    l(i) = counted_class(c, classes, ignore_index) ? static_cast<T>(-x(i * classes + c)) : T(0);
   });
 }
 
-/// dx = 0 except dx[i, t_i] = −scale · g_i (g rank 0 for mean/sum, per row for none).
+/// dx = 0 except dx[i, t_i] = −factor · g_i for counted targets (g rank 0 for mean/sum, per row
+/// for none; factor on the device: 1 / count for the mean, undefined for none).
 template <class T, class D>
 Tensor<T, D> nll_loss_backward(const Tensor<T, D>& grad, const Shape& shape, const Tensor<std::int64_t, D>& target,
-                               std::int64_t ignore_index, double scale) {
+                               std::int64_t ignore_index, const Tensor<compute_t<T>, D>& factor) {
   using C = compute_t<T>;
   Tensor<T, D> dx = zeros<T>(D(), shape);
   const auto g = grad.view();
@@ -39,10 +40,12 @@ Tensor<T, D> nll_loss_backward(const Tensor<T, D>& grad, const Shape& shape, con
   const auto out = dx.view();
   const bool per_row = grad.rank() == 1;
   const std::int64_t classes = shape[1];
-  const C sc = static_cast<C>(scale);
+  const bool scaled = factor.defined();
+  const auto f = scaled ? factor.view() : typename Tensor<C, D>::view_type();
   parallel_for(D(), "kt::nll_loss::backward", target.numel(), KOKKOS_LAMBDA(std::int64_t i) {
     const std::int64_t c = t(i);
-    if (c != ignore_index) out(i * classes + c) = static_cast<T>(-sc * static_cast<C>(g(per_row ? i : 0)));
+    if (counted_class(c, classes, ignore_index))
+      out(i * classes + c) = static_cast<T>(-(scaled ? f(0) : C(1)) * static_cast<C>(g(per_row ? i : 0)));
   });
   return dx;
 }

@@ -5,6 +5,7 @@
 
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
+#include "kt/core/impl/capture_state.hpp"
 #include "kt/optim/impl/adam_impl.hpp"
 #include "kt/optim/impl/validate.hpp"
 #include "kt/optim/options_optimizer.hpp"
@@ -31,6 +32,9 @@ public:
   /// Adam and Beyond", ICLR 2018).
   Derived& amsgrad(bool v) { amsgrad_ = v; return self(); }
   Derived& maximize(bool v) { maximize_ = v; return self(); }
+  /// Updates up to 6 parameters per launch (default) instead of one launch per parameter;
+  /// the results are the same (not a hyperparameter: state_dict does not store it).
+  Derived& foreach(bool v) { foreach_ = v; return self(); }
 
   double lr() const { return lr_; }
   double beta1() const { return beta1_; }
@@ -39,6 +43,7 @@ public:
   double weight_decay() const { return weight_decay_; }
   bool amsgrad() const { return amsgrad_; }
   bool maximize() const { return maximize_; }
+  bool foreach() const { return foreach_; }
 
   /// kt::Error when lr, eps or weight_decay is negative or a beta is outside [0, 1).
   void validate(const char* optimizer) const {
@@ -67,7 +72,7 @@ protected:
 private:
   Derived& self() { return static_cast<Derived&>(*this); }
   double lr_, beta1_ = 0.9, beta2_ = 0.999, eps_ = 1e-8, weight_decay_;
-  bool amsgrad_ = false, maximize_ = false;
+  bool amsgrad_ = false, maximize_ = false, foreach_ = true;
 };
 
 /// Adam (Decoupled = false: weight decay as an L2 term of the gradient) or AdamW
@@ -84,23 +89,100 @@ protected:
     const char* label = Decoupled ? "kt::optim::AdamW::step" : "kt::optim::Adam::step";
     KT_PROFILE_REGION(label);
     const auto& o = this->options();
+    const AdamHyper h{o.beta1(), o.beta2(), o.weight_decay(), Decoupled};
+    const AdamCoefficients<C> k(h, o.eps(), o.maximize());
+    if (!o.foreach()) {
+      for_each_update([&](std::size_t i, const ParamMoments& s) {
+        const auto scalars = adam_step_scalars<C>(h, o.lr(), this->mutable_state(i).step);
+        if (o.amsgrad()) adam_kernel<true>(label, this->params()[i].data(), this->params()[i].grad(), s.m, s.v, s.vmax, k, scalars);
+        else adam_kernel<false>(label, this->params()[i].data(), this->params()[i].grad(), s.m, s.v, s.vmax, k, scalars);
+      });
+    } else if (o.amsgrad()) {
+      grouped_update<true>(label, h, k);
+    } else {
+      grouped_update<false>(label, h, k);
+    }
+  }
+
+  /// A parameter's moment tensors.
+  struct ParamMoments {
+    Tensor<C, D> m, v, vmax;
+  };
+
+  /// f(i, moments) for every parameter i with a gradient, after counting its step (the state's
+  /// tensors are made, zero, on its first step).
+  template <class F>
+  void for_each_update(F&& f) {
     const auto& ps = this->params();
+    const bool amsgrad = this->options().amsgrad();
     for (std::size_t i = 0; i < ps.size(); ++i) {
-      const auto& grad = ps[i].grad();
-      if (!grad.defined()) continue;
+      if (!ps[i].grad().defined()) continue;
       auto& st = this->mutable_state(i);
       const auto tensor = [&](const char* name) {
         auto it = st.tensors.find(name);
         if (it == st.tensors.end()) it = st.tensors.emplace(name, zeros<C, D>(ps[i].shape())).first;
         return it->second;
       };
-      const auto exp_avg = tensor("exp_avg");
-      const auto exp_avg_sq = tensor("exp_avg_sq");
-      const auto max_exp_avg_sq = o.amsgrad() ? tensor("max_exp_avg_sq") : Tensor<C, D>();
+      ParamMoments moments{tensor("exp_avg"), tensor("exp_avg_sq"), amsgrad ? tensor("max_exp_avg_sq") : Tensor<C, D>()};
       st.step += 1;
-      adam_step(label, ps[i].data(), grad, exp_avg, exp_avg_sq, max_exp_avg_sq, adam_args<C>(o, Decoupled, st.step));
+      f(i, moments);
     }
   }
+
+  /// The same updates, up to AdamGroup's capacity of parameters per launch, each launch after
+  /// a small one that counts the step on the device (the step counts and the learning rate
+  /// live there, so a captured step replays as the eager one runs).
+  template <bool AmsGrad>
+  void grouped_update(const char* label, const AdamHyper& h, const AdamCoefficients<C>& k) {
+    using Group = AdamGroup<AmsGrad, T>;
+    static_assert(sizeof(Group) < 448, "kt::optim::Adam: the group functor must stay below Kokkos' 512-byte "
+                                       "kernel-argument limit (kt/tensor/impl/multi_tensor.hpp)");
+    const std::size_t n = this->params().size();
+    if (!device_steps_.defined()) {
+      device_steps_ = Tensor<std::int64_t, D>(Shape{static_cast<std::int64_t>(n)});
+      device_scalars_ = Tensor<C, D>(Shape{static_cast<std::int64_t>(3 * n)});
+      steps_on_device_ = false;
+    }
+    if (!steps_on_device_) {  // after construction or set_state/load_state_dict: no host wait
+      for (std::size_t i = 0; i < n; ++i)
+        device_steps_.slice(static_cast<std::int64_t>(i), static_cast<std::int64_t>(i) + 1).fill_(this->state(i).step);
+      steps_on_device_ = true;
+    }
+    Group f{};
+    f.k = k;
+    f.scalars = reinterpret_cast<const AdamStepScalars<C>*>(device_scalars_.data());
+    std::int64_t slots[Group::capacity];
+    std::vector<std::size_t> counted;  // the parameters whose host step count a replay advances
+    const auto launch = [&] {
+      if (f.group.size == 0) return;
+      adam_advance<T, D>("kt::optim::Adam::count_step", slots, f.group.size, device_steps_.data(),
+                         reinterpret_cast<AdamStepScalars<C>*>(device_scalars_.data()), this->device_lr(), h);
+      multi_tensor_for<D>(label, f);
+      f.group = {};
+    };
+    for_each_update([&](std::size_t i, const ParamMoments& s) {
+      const int e = f.group.size;
+      f.p[e] = this->params()[i].data().data();
+      f.g[e] = this->params()[i].grad().data();
+      f.m[e] = s.m.data();
+      f.v[e] = s.v.data();
+      f.vmax[e] = AmsGrad ? s.vmax.data() : nullptr;
+      f.slot[e] = static_cast<int>(i);
+      slots[e] = static_cast<std::int64_t>(i);
+      f.group.add(this->params()[i].numel());
+      counted.push_back(i);
+      if (f.group.size == Group::capacity) launch();
+    });
+    launch();
+    if (active_capture() != nullptr)
+      on_replay([this, counted] {
+        for (std::size_t i : counted) this->mutable_state(i).step += 1;
+      });
+  }
+
+  /// The host's step counts changed (set_state, load_state_dict): copy them before the next
+  /// grouped step.
+  void state_changed() override { steps_on_device_ = false; }
 
   std::vector<std::string> state_names() const override {
     if (this->options().amsgrad()) return {"exp_avg", "exp_avg_sq", "max_exp_avg_sq"};
@@ -117,6 +199,11 @@ protected:
     KT_REQUIRE(s.step > 0, this->name(), ": the state of parameter ", i,
                " has moment tensors but step 0 (expected >= 1)");
   }
+
+private:
+  Tensor<std::int64_t, D> device_steps_;  // per parameter; the host's ParamState::step mirrors it
+  Tensor<C, D> device_scalars_;           // per parameter: its AdamStepScalars of the last step
+  bool steps_on_device_ = false;
 };
 
 }  // namespace kt::impl

@@ -2,6 +2,7 @@
 // Out-of-class members of kt::Tensor (included at the end of kt/tensor/tensor.hpp).
 
 #include "kt/core/impl/convert.hpp"
+#include "kt/core/impl/host_wait.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/dims_str.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -88,7 +89,7 @@ Tensor<T, Device> Tensor<T, Device>::clone(const Device& exec) const {
   KT_PROFILE_REGION("kt::Tensor::clone");
   require_defined("clone");
   Tensor out(shape_, exec);
-  if (numel() > 0) Kokkos::deep_copy(exec, out.view(), view());
+  if (numel() > 0) Kokkos::deep_copy(impl::work_instance(exec), out.view(), view());
   return out;
 }
 
@@ -118,8 +119,10 @@ typename Tensor<T, Device>::template to_t<X> Tensor<T, Device>::to() const {
       return Tensor<T, X>(storage_, offset_, shape_);
     } else {
       KT_PROFILE_REGION("kt::Tensor::to");
+      impl::HostWait<memory_space> wait("kt::Tensor::to");
       Tensor<T, X> out(shape_);
       if (numel() > 0) Kokkos::deep_copy(out.view(), view());
+      wait.done();
       return out;
     }
   } else {
@@ -149,7 +152,7 @@ typename Tensor<T, Device>::template to_t<X> Tensor<T, Device>::to(const Exec& e
       if constexpr (std::is_same_v<Exec, X>) return Tensor<T, X>(shape_, exec);
       else return Tensor<T, X>(shape_);
     }();
-    if (numel() > 0) Kokkos::deep_copy(exec, out.view(), view());
+    if (numel() > 0) Kokkos::deep_copy(impl::work_instance(exec), out.view(), view());
     return out;
   } else {
     static_assert(std::is_same_v<Exec, Device>,
@@ -171,17 +174,21 @@ T Tensor<T, Device>::item() const {
   require_defined("item");
   KT_REQUIRE(numel() == 1, "kt::Tensor::item: the tensor has ", numel(),
              " elements (shape ", shape_.str(), "); item() needs exactly one");
+  impl::HostWait<memory_space> wait("kt::Tensor::item");
   T value;
   Kokkos::deep_copy(impl::view_t<T, 0, Kokkos::HostSpace>(&value), Kokkos::subview(view(), 0));
+  wait.done();
   return value;
 }
 
 template <class T, class Device>
 std::vector<T> Tensor<T, Device>::to_vector() const {
   require_defined("to_vector");
+  impl::HostWait<memory_space> wait("kt::Tensor::to_vector");
   std::vector<T> out(static_cast<std::size_t>(numel()));
   if (!out.empty())
     Kokkos::deep_copy(impl::view_t<T, 1, Kokkos::HostSpace>(out.data(), out.size()), view());
+  wait.done();
   return out;
 }
 

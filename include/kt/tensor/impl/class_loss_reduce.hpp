@@ -1,0 +1,113 @@
+#pragma once
+// The reduction of a class-index loss (cross-entropy, NLL) on the device, so that a training
+// step never waits for the host: one kernel sums the per-row losses of the counted targets,
+// counts them, finds targets outside [0, C), and writes the reduced loss and the factor the
+// backward pass applies (1 / count for the mean). The host learns of a bad target from the
+// device's error record (kt/core/impl/device_errors.hpp); the rows of bad targets count as
+// ignored.
+//
+// One team: thread r sums rows r, r + T, r + 2T, ... in double, then thread 0 adds the T
+// partial sums in order — the same operations in the same order on every run, whatever the
+// device (T is fixed per device). A loss has one row per sample, so one team is not the limit.
+
+#include "kt/core/device.hpp"
+#include "kt/core/dtype.hpp"
+#include "kt/core/impl/device_errors.hpp"
+#include "kt/core/impl/parallel_for.hpp"
+#include "kt/core/impl/work_instance.hpp"
+#include "kt/tensor/tensor.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <limits>
+
+namespace kt::impl {
+
+/// Whether class index c is counted: not ignore_index and in [0, classes).
+KOKKOS_INLINE_FUNCTION bool counted_class(std::int64_t c, std::int64_t classes, std::int64_t ignore_index) {
+  return c != ignore_index && c >= 0 && c < classes;
+}
+
+/// The reduced loss (rank 0) and the backward factor (rank 0: 1 / count for the mean, 1 for
+/// the sum) of per-row losses `rows`.
+template <class T, class D>
+struct ClassLossReduction {
+  Tensor<T, D> loss;
+  Tensor<compute_t<T>, D> factor;
+};
+
+/// Threads of the one team: 256 on a GPU, one on host devices (on the calling thread).
+template <class D>
+inline constexpr int class_loss_team = is_host_accessible_v<D> ? 1 : 256;
+
+/// Reduces `rows` (N) of targets `target` (N) by mean (mean = true) or sum; records targets
+/// outside [0, classes) that are not ignore_index as an error of op `op` (DeviceErrorOps).
+/// On host devices that error is raised here.
+template <class T, class D>
+ClassLossReduction<T, D> reduce_class_loss(const Tensor<T, D>& rows, const Tensor<std::int64_t, D>& target,
+                                           std::int64_t classes, std::int64_t ignore_index, bool mean,
+                                           std::int64_t op) {
+  using C = compute_t<T>;
+  using Exec = typename inline_space<D>::type;
+  using Policy = Kokkos::TeamPolicy<Exec, Kokkos::IndexType<std::int64_t>>;
+  using Member = typename Policy::member_type;
+  using Scratch = typename Exec::scratch_memory_space;
+  ClassLossReduction<T, D> out{Tensor<T, D>(Shape{}), Tensor<C, D>(Shape{})};
+  const auto l = rows.view();
+  const auto t = target.view();
+  const auto loss = out.loss.view();
+  const auto factor = out.factor.view();
+  DeviceErrorRecord* record = device_error_record<memory_space_t<D>>();
+  const std::int64_t n = target.numel();
+  const int team = class_loss_team<D>;
+  // Per thread: the sum (double), the count, the bad count, the first bad index.
+  const std::size_t scratch = team * (sizeof(double) + 3 * sizeof(std::int64_t));
+  const Policy policy = Policy(work_instance(Exec()), 1, team).set_scratch_size(0, Kokkos::PerTeam(scratch));
+  Kokkos::parallel_for("kt::class_loss::reduce", policy, KOKKOS_LAMBDA(const Member& m) {
+    const int r = m.team_rank();
+    double* sums = static_cast<double*>(m.team_scratch(0).get_shmem(team * sizeof(double)));
+    auto* counts = static_cast<std::int64_t*>(m.team_scratch(0).get_shmem(3 * team * sizeof(std::int64_t)));
+    double s = 0;
+    std::int64_t k = 0, bad = 0, first = n;
+    for (std::int64_t i = r; i < n; i += team) {
+      const std::int64_t c = t(i);
+      if (counted_class(c, classes, ignore_index)) {
+        s += static_cast<double>(static_cast<C>(l(i)));
+        ++k;
+      } else if (c != ignore_index) {
+        ++bad;
+        first = i < first ? i : first;
+      }
+    }
+    sums[r] = s;
+    counts[3 * r] = k;
+    counts[3 * r + 1] = bad;
+    counts[3 * r + 2] = first;
+    m.team_barrier();
+    if (r == 0) {
+      double total = 0;
+      std::int64_t count = 0, bad_total = 0, first_bad = n;
+      for (int q = 0; q < team; ++q) {
+        total += sums[q];
+        count += counts[3 * q];
+        bad_total += counts[3 * q + 1];
+        first_bad = counts[3 * q + 2] < first_bad ? counts[3 * q + 2] : first_bad;
+      }
+      // A mean over no counted target is NaN (0 / 0), as in PyTorch.
+      loss(0) = static_cast<T>(mean ? total / static_cast<double>(count) : total);
+      factor(0) = mean ? static_cast<C>(1.0 / static_cast<double>(count)) : C(1);
+      if (bad_total > 0 && record->op == 0) {
+        record->count = bad_total;
+        record->index = first_bad;
+        record->value = t(first_bad);
+        record->bound = classes;
+        record->op = op;
+      }
+    }
+  });
+  if constexpr (is_host_accessible_v<D>) raise_device_errors<memory_space_t<D>>(nullptr);
+  return out;
+}
+
+}  // namespace kt::impl

@@ -1,0 +1,65 @@
+#pragma once
+// One launch over several tensors (PyTorch's multi_tensor_apply): a kernel functor carries the
+// pointers of up to `Max` tensors by value, and TensorGroup maps a flat element index to its
+// tensor.
+//
+// By value, not in a device table: the pointers then need no copy to the device (a copy would
+// make the host wait, or need pinned staging kept alive), and a captured CUDA graph replays
+// the launch with the same pointers. Kokkos 3 passes a functor below 512 bytes as a kernel
+// argument and copies larger ones through constant memory with a host wait on an event, which
+// a graph capture cannot take — so a group stays small (Max of 6 to 8 tensors; callers
+// static_assert their functor's size), and a model with more tensors takes one launch per
+// group.
+//
+// On a GPU one launch covers the whole group (each thread finds its tensor among at most Max
+// ends); on host devices, where a launch costs nothing, each tensor gets its own range so the
+// loop over its elements vectorises — the same element function either way.
+
+#include "kt/core/device.hpp"
+#include "kt/core/impl/parallel_for.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace kt::impl {
+
+/// The element ranges of up to Max tensors laid end to end.
+template <int Max>
+struct TensorGroup {
+  static constexpr int capacity = Max;
+  std::int64_t end[Max] = {};  // end[e]: elements of tensors 0..e together
+  int size = 0;
+
+  /// Appends a tensor of n elements (the caller checks size < Max).
+  void add(std::int64_t n) {
+    end[size] = (size == 0 ? 0 : end[size - 1]) + n;
+    ++size;
+  }
+  std::int64_t total() const { return size == 0 ? 0 : end[size - 1]; }
+  KOKKOS_INLINE_FUNCTION std::int64_t begin(int e) const { return e == 0 ? 0 : end[e - 1]; }
+  /// The tensor holding flat element i.
+  KOKKOS_INLINE_FUNCTION int entry(std::int64_t i) const {
+    int e = 0;
+    while (e + 1 < size && i >= end[e]) ++e;
+    return e;
+  }
+};
+
+/// Runs f.element(e, k) for every element k of every tensor e of f.group, on device D.
+template <class D, class F>
+void multi_tensor_for(const char* label, const F& f) {
+  if constexpr (is_host_accessible_v<D>) {
+    for (int e = 0; e < f.group.size; ++e) {
+      const std::int64_t n = f.group.end[e] - f.group.begin(e);
+      parallel_for(D(), label, n, KOKKOS_LAMBDA(std::int64_t k) { f.element(e, k); });
+    }
+  } else {
+    parallel_for(D(), label, f.group.total(), KOKKOS_LAMBDA(std::int64_t i) {
+      const int e = f.group.entry(i);
+      f.element(e, i - f.group.begin(e));
+    });
+  }
+}
+
+}  // namespace kt::impl

@@ -1,0 +1,282 @@
+#pragma once
+/// \file kt/tensor/step_graph.hpp
+/// A training (or inference) step recorded once and replayed (`torch.cuda.graph` with static
+/// inputs, `make_graphed_callables`): on kt::Cuda the step's kernels, cuBLAS calls and copies
+/// become one CUDA graph, launched with one call per batch; on host devices the same code runs
+/// the step eagerly with the same results, so one source serves every device.
+///
+///     auto step = kt::make_step_graph<D>([&](const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) {
+///       opt.zero_grad();
+///       auto loss = kt::cross_entropy(model(kt::Var<float, D>(x)), y);
+///       loss.backward();
+///       opt.step();
+///       return loss.data();                 // a Tensor the graph rewrites at every replay
+///     });
+///     for (auto [x, y] : loader) {
+///       auto loss = step(x, y);             // copies x, y into the graph's inputs, replays
+///       ...                                 // loss.item() when you want it (a host wait)
+///     }
+///
+/// On Cuda the first `warmup` calls (default 2) run eagerly — optimizers make their state,
+/// cuBLAS its handle — and the next one captures the step by stream capture on kt's stream and
+/// launches it; later calls only copy their inputs and launch. Memory the captured step uses
+/// comes from a pool of its own that no other tensor gets while the graph lives (its replays
+/// keep writing it), so replays allocate nothing.
+///
+/// Rules, checked with a kt::Error on every device:
+///  - The inputs keep the dtypes and shapes of the first call (a graph replays fixed shapes:
+///    one StepGraph per shape, or DataLoaderOptions().drop_last(true)).
+///  - The step function must not make the host wait: item(), to_vector(), blocking copies,
+///    kt::synchronize() and reductions to host values inside it are refused, named.
+///  - Host-side effects of the step function happen at capture only; kt's own bookkeeping
+///    (optimizers' step counts) is redone at each replay, the learning rate is read on the
+///    device (set_lr() between replays works), but your code inside the function runs once.
+///    Change what the step reads through tensors, not through host variables.
+///  - The returned value (and every tensor the step made) is the graph's memory: the next
+///    replay overwrites it; clone() what you keep.
+/// What the graph captured must outlive it (model, optimizer, tensors it reads).
+
+#include "kt/core/device.hpp"
+#include "kt/core/error.hpp"
+#include "kt/core/impl/caching_allocator.hpp"
+#include "kt/core/impl/capture_state.hpp"
+#include "kt/core/impl/work_instance.hpp"
+#include "kt/tensor/tensor.hpp"
+#include "kt/tensor/transfer.hpp"
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include "kt/backend/cuda/cuda_error.hpp"
+#endif
+
+#include <Kokkos_Core.hpp>
+
+#include <any>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kt {
+
+/// Settings of kt::StepGraph.
+class StepGraphOptions {
+public:
+  /// Eager calls before the capture (on Cuda): at least 1, so that state made on the first
+  /// step (optimizer moments, momentum buffers) exists before the graph is recorded.
+  StepGraphOptions& warmup(int n) { warmup_ = n; return *this; }
+  /// The name in error messages and in kt::Profiler.
+  StepGraphOptions& name(std::string n) { name_ = std::move(n); return *this; }
+  int warmup() const { return warmup_; }
+  const std::string& name() const { return name_; }
+
+private:
+  int warmup_ = 2;
+  std::string name_ = "kt::StepGraph";
+};
+
+namespace impl {
+
+/// Sets this thread's capture state for the duration of a call of the step function.
+class CaptureScope {
+public:
+  CaptureScope(const char* step, std::vector<std::function<void()>>* hooks) : saved_(capture_state()) {
+    KT_REQUIRE(saved_.step == nullptr, step, ": a step function may not call another captured step (",
+               saved_.step, " is running)");
+    capture_state() = CaptureState{step, hooks};
+  }
+  ~CaptureScope() { capture_state() = saved_; }
+  CaptureScope(const CaptureScope&) = delete;
+  CaptureScope& operator=(const CaptureScope&) = delete;
+
+private:
+  CaptureState saved_;
+};
+
+#if defined(KOKKOS_ENABLE_CUDA)
+/// An instantiated CUDA graph and the memory pool of its captured step.
+class CudaStepGraph {
+public:
+  CudaStepGraph() = default;
+  CudaStepGraph(const CudaStepGraph&) = delete;
+  CudaStepGraph& operator=(const CudaStepGraph&) = delete;
+  ~CudaStepGraph() {
+    if (exec_ != nullptr) (void)cudaGraphExecDestroy(exec_);
+    if (graph_ != nullptr) (void)cudaGraphDestroy(graph_);
+    Allocator<Kokkos::CudaSpace>::instance().release_pool(pool_);
+  }
+
+  /// Records f() on `stream`; kt::Error (and nothing kept) when CUDA cannot capture it.
+  template <class F>
+  void capture(const std::string& name, cudaStream_t stream, F&& f) {
+    auto& allocator = Allocator<Kokkos::CudaSpace>::instance();
+    pool_ = allocator.begin_capture();
+    cudaError_t begin = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+    if (begin != cudaSuccess) {
+      allocator.end_capture();
+      (void)cudaGetLastError();
+      KT_THROW(name, ": cudaStreamBeginCapture failed: ", cudaGetErrorName(begin), ": ", cudaGetErrorString(begin));
+    }
+    try {
+      f();
+    } catch (...) {
+      cudaGraph_t partial = nullptr;
+      (void)cudaStreamEndCapture(stream, &partial);
+      if (partial != nullptr) (void)cudaGraphDestroy(partial);
+      (void)cudaGetLastError();
+      allocator.end_capture();
+      throw;
+    }
+    const cudaError_t end = cudaStreamEndCapture(stream, &graph_);
+    allocator.end_capture();
+    if (end != cudaSuccess || graph_ == nullptr) {
+      (void)cudaGetLastError();
+      KT_THROW(name, ": CUDA could not capture the step (", cudaGetErrorName(end), ": ", cudaGetErrorString(end),
+               "): an operation in the step function is not capturable — one that waits for the device, runs on "
+               "another stream than kt's, or copies from pageable host memory; run it outside the step");
+    }
+    const cudaError_t inst = cudaGraphInstantiate(&exec_, graph_, 0);
+    if (inst != cudaSuccess) {
+      (void)cudaGetLastError();
+      KT_THROW(name, ": cudaGraphInstantiate failed: ", cudaGetErrorName(inst), ": ", cudaGetErrorString(inst));
+    }
+  }
+
+  void launch(const std::string& name, cudaStream_t stream) const {
+    const cudaError_t e = cudaGraphLaunch(exec_, stream);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      KT_THROW(name, ": cudaGraphLaunch failed: ", cudaGetErrorName(e), ": ", cudaGetErrorString(e));
+    }
+  }
+
+  bool captured() const { return exec_ != nullptr; }
+
+private:
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+  BlockPool* pool_ = nullptr;
+};
+#endif
+
+}  // namespace impl
+
+/// A step function recorded once and replayed with new inputs (see the file comment).
+/// `Fn` takes `const Tensor<T_i, D>&...` and returns void or a value (usually a Tensor).
+template <class D, class Fn>
+class StepGraph {
+  static_assert(is_device_v<D>, "kt::StepGraph<D, Fn>: D must be a device (kt::Serial, kt::OpenMP, kt::Cuda, ...)");
+
+public:
+  explicit StepGraph(Fn fn, StepGraphOptions options = {}) : fn_(std::move(fn)), options_(std::move(options)) {
+    KT_REQUIRE(options_.warmup() >= 1, options_.name(), ": warmup must be >= 1, got ", options_.warmup());
+  }
+  StepGraph(const StepGraph&) = delete;
+  StepGraph& operator=(const StepGraph&) = delete;
+
+  /// Runs the step on `inputs` (see the file comment); returns what the step function returns.
+  template <class... Ts>
+  auto operator()(const Tensor<Ts, D>&... inputs) {
+    using Result = std::invoke_result_t<Fn&, const Tensor<Ts, D>&...>;
+    check_inputs(inputs...);
+    ++calls_;
+    const char* name = options_.name().c_str();
+    if constexpr (is_host_accessible_v<D>) {
+      // Host devices: the step itself, under the same rules as a capture.
+      impl::CaptureScope scope(name, nullptr);
+      return fn_(inputs...);
+    } else {
+#if defined(KOKKOS_ENABLE_CUDA)
+      using Inputs = std::tuple<Tensor<Ts, D>...>;
+      if (!static_inputs_.has_value()) static_inputs_ = Inputs(Tensor<Ts, D>(inputs.shape())...);
+      auto& held = std::any_cast<Inputs&>(static_inputs_);
+      copy_inputs(held, std::index_sequence_for<Ts...>(), inputs...);
+      const cudaStream_t stream = impl::work_instance(D()).cuda_stream();
+      if (calls_ <= options_.warmup()) {
+        impl::CaptureScope scope(name, nullptr);
+        return std::apply(fn_, held);
+      }
+      if (!graph_.captured()) {
+        graph_.capture(options_.name(), stream, [&] {
+          impl::CaptureScope scope(name, &replay_hooks_);
+          if constexpr (std::is_void_v<Result>) std::apply(fn_, held);
+          else result_ = std::apply(fn_, held);
+        });
+      } else {
+        for (const auto& hook : replay_hooks_) hook();
+      }
+      graph_.launch(options_.name(), stream);
+      if constexpr (!std::is_void_v<Result>) return std::any_cast<Result>(result_);
+#else
+      static_assert(is_host_accessible_v<D>, "kt::StepGraph: this device has no graph support in this build");
+#endif
+    }
+  }
+
+  /// Whether the step has been captured (always false on host devices, which run it eagerly).
+  bool captured() const {
+#if defined(KOKKOS_ENABLE_CUDA)
+    return graph_.captured();
+#else
+    return false;
+#endif
+  }
+
+private:
+  template <class... Ts>
+  void check_inputs(const Tensor<Ts, D>&... inputs) {
+    std::vector<std::string> dtypes{dtype_name<Ts>()...};
+    std::vector<Shape> shapes{inputs.shape()...};
+    std::size_t i = 0;
+    for (const bool defined : {inputs.defined()...}) {
+      KT_REQUIRE(defined, options_.name(), ": input ", i, " is undefined");
+      ++i;
+    }
+    if (calls_ == 0) {
+      dtypes_ = dtypes;
+      shapes_ = shapes;
+      return;
+    }
+    KT_REQUIRE(dtypes == dtypes_, options_.name(), ": called with ", dtypes.size(), " inputs of dtypes ", list(dtypes),
+               " but first with ", list(dtypes_), "; a step graph keeps its inputs' dtypes");
+    for (std::size_t k = 0; k < shapes.size(); ++k)
+      KT_REQUIRE(shapes[k] == shapes_[k], options_.name(), ": input ", k, " has shape ", shapes[k].str(),
+                 " but the step was first called (and is captured on a GPU) with ", shapes_[k].str(),
+                 "; a graph replays fixed shapes: use one StepGraph per shape, or drop the last partial batch "
+                 "(kt::DataLoaderOptions().drop_last(true))");
+  }
+
+  static std::string list(const std::vector<std::string>& v) {
+    std::string out = "(";
+    for (std::size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + v[i];
+    return out + ")";
+  }
+
+#if defined(KOKKOS_ENABLE_CUDA)
+  template <class Held, std::size_t... I, class... Ts>
+  static void copy_inputs(Held& held, std::index_sequence<I...>, const Tensor<Ts, D>&... inputs) {
+    // Ordered on kt's stream before the launch; the caller's tensors may be reused at once
+    // only after that work is done, as with any kt kernel reading them.
+    (kt::copy(D(), std::get<I>(held), inputs), ...);
+  }
+
+  impl::CudaStepGraph graph_;
+  std::any static_inputs_, result_;
+#endif
+  Fn fn_;
+  StepGraphOptions options_;
+  std::vector<std::function<void()>> replay_hooks_;
+  std::vector<std::string> dtypes_;
+  std::vector<Shape> shapes_;
+  int calls_ = 0;
+};
+
+/// `auto step = kt::make_step_graph<D>(fn, options)`: a StepGraph of device D.
+template <class D, class Fn>
+StepGraph<D, std::decay_t<Fn>> make_step_graph(Fn&& fn, StepGraphOptions options = {}) {
+  return StepGraph<D, std::decay_t<Fn>>(std::forward<Fn>(fn), std::move(options));
+}
+
+}  // namespace kt
