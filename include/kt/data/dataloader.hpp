@@ -65,6 +65,8 @@ class DataLoader {
   struct Pass {
     impl::LoaderPass<X, Y> host;
     std::optional<impl::HostBatch<X, Y>> in_flight_host;
+    std::optional<impl::HostBatch<X, Y>> retired_host;  // handed off; staging read until retired_mark
+    int retired_mark = 0;
     Batch<X, Y, Device> in_flight, current;
     std::exception_ptr pending_error;
     bool done = false;
@@ -91,14 +93,21 @@ class DataLoader {
           done = true;
           return;
         }
-        copy.get().fence();  // batch k is on the device
+        // Batch k's copies come before the caller's kernels on kt's stream: the device
+        // orders them, the host does not wait.
+        const int mark = copy.hand_off();
         current = std::move(in_flight);
-        // The caller's kernels read batch k on the default instance: its memory must not go
-        // to the copy instance's next batch before that work is done (stream-safe reuse).
-        current.inputs.record_stream(Device());
-        current.targets.record_stream(Device());
-        in_flight_host.reset();  // its (pinned) staging goes back to the pool
-        issue();                 // batch k+1 starts copying while the caller uses batch k
+        // The caller's kernels read batch k on kt's stream: its memory must not go to the copy
+        // instance's next batch before that work is done (stream-safe reuse).
+        current.inputs.record_stream(impl::work_instance(Device()));
+        current.targets.record_stream(impl::work_instance(Device()));
+        // Batch k's pinned staging goes back to the pool once its copy has read it: kept until
+        // the next hand-off, by when that copy is long done.
+        if (retired_host) copy.wait(retired_mark);
+        retired_host = std::move(in_flight_host);
+        retired_mark = mark;
+        in_flight_host.reset();
+        issue();  // batch k+1 starts copying while the caller uses batch k
       }
     }
 

@@ -21,6 +21,7 @@
 #include "kt/core/profiling.hpp"
 #include "kt/optim/params.hpp"
 #include "kt/optim/state.hpp"
+#include "kt/tensor/impl/multi_tensor.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -64,9 +65,25 @@ public:
   /// The parameters, in the order given to the constructor (state is indexed the same way).
   const std::vector<Var<T, D>>& params() const { return params_; }
 
+  /// set_to_none = false zero-fills the existing gradients, up to 8 per launch.
   void zero_grad(bool set_to_none = true) override {
     KT_PROFILE_REGION("kt::optim::Optimizer::zero_grad");
-    for (const auto& p : params_) p.zero_grad(set_to_none);
+    if (set_to_none) {
+      for (const auto& p : params_) p.zero_grad(true);
+      return;
+    }
+    impl::ZeroGroup<T> f{};
+    const auto launch = [&] {
+      if (f.group.size > 0) impl::multi_tensor_for<D>("kt::optim::Optimizer::zero_grad", f);
+      f.group = {};
+    };
+    for (const auto& p : params_) {
+      if (!p.grad().defined() || p.grad().numel() == 0) continue;
+      f.x[f.group.size] = p.grad().data();
+      f.group.add(p.grad().numel());
+      if (f.group.size == impl::ZeroGroup<T>::capacity) launch();
+    }
+    launch();
   }
 
   /// One update of every parameter that has a gradient. kt::Error when none has one: the

@@ -26,9 +26,10 @@ namespace kt::impl {
 
 /// The blocks of one captured step (kt::StepGraph): its replays write them again and again, so
 /// none of them may serve another tensor while the graph lives — PyTorch's private graph pool.
-/// Blocks the step frees while it is being captured are reused within the capture (the
-/// captured work is ordered on one stream); the graph's owner releases the pool, and its blocks
-/// then go to the ordinary cache as their tensors free them.
+/// Blocks freed while the step is being captured (the pool's own, and older ones the step
+/// released) are reused within the capture only (the captured work is ordered on one
+/// stream); the graph's owner releases the pool, and its blocks then go to the ordinary cache,
+/// the ones still held as their tensors free them.
 struct BlockPool {
   std::multimap<std::size_t, void*> free;  // by size
   std::size_t live = 0;                    // blocks held by tensors
@@ -114,6 +115,12 @@ public:
   void deallocate(Block block, const std::vector<StreamId>& used_on = {}) noexcept {
     std::lock_guard<std::mutex> lock(mutex_);
     stats_.allocated -= block.bytes;
+    if (capture_pool_ != nullptr && block.pool == nullptr && block.bytes == bin_size(block.bytes)) {
+      // Freed while a step is captured: captured work may have used it before this point and
+      // will again at every replay, so it joins the graph's pool rather than the cache.
+      capture_pool_->free.emplace(block.bytes, block.ptr);
+      return;
+    }
     if (BlockPool* pool = block.pool) {
       --pool->live;
       if (!pool->released) {

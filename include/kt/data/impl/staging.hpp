@@ -5,6 +5,7 @@
 // the staging is ordinary host memory and host devices need no copy at all.
 
 #include "kt/core/device.hpp"
+#include "kt/core/impl/work_instance.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -72,11 +73,16 @@ StagingAllocator staging_allocator(bool pin_memory) {
 }
 
 /// An execution-space instance of Device for the loader's copies: its own CUDA stream on
-/// Cuda (so copies overlap the default stream's compute), the default instance elsewhere.
+/// Cuda (so copies overlap kt's compute), the default instance elsewhere. hand_off() makes the
+/// work kt queues afterwards wait for the copies queued so far, on the device: the host does
+/// not wait. It returns a mark that done()/wait() test before the copies' host staging is
+/// reused.
 template <class Device>
 class CopyInstance {
 public:
   Device get() const { return Device(); }
+  int hand_off() { return 0; }
+  void wait(int) {}
 };
 
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -95,15 +101,39 @@ public:
   ~CopyInstance() {
     exec_->fence();
     exec_.reset();
+    for (cudaEvent_t e : events_)
+      if (e != nullptr) (void)cudaEventDestroy(e);
     if (stream_ != nullptr) (void)cudaStreamDestroy(stream_);
   }
   CopyInstance(const CopyInstance&) = delete;
   CopyInstance& operator=(const CopyInstance&) = delete;
   Kokkos::Cuda get() const { return *exec_; }
 
+  /// kt's stream waits (on the device) for the copies queued so far; returns their mark. Marks
+  /// alternate between two events: the loader keeps one batch's staging in flight.
+  int hand_off() {
+    const int k = next_;
+    next_ = 1 - next_;
+    cudaEvent_t& e = events_[k];
+    const cudaStream_t compute = work_instance(Kokkos::Cuda()).cuda_stream();
+    if ((e == nullptr && cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) ||
+        cudaEventRecord(e, exec_->cuda_stream()) != cudaSuccess ||
+        cudaStreamWaitEvent(compute, e, 0) != cudaSuccess) {
+      (void)cudaGetLastError();
+      exec_->fence();  // no event: the host waits instead
+    }
+    return k;
+  }
+  /// Waits until the copies of mark k are done (they were handed off a batch ago: long since).
+  void wait(int k) {
+    if (events_[k] != nullptr && cudaEventSynchronize(events_[k]) != cudaSuccess) (void)cudaGetLastError();
+  }
+
 private:
   cudaStream_t stream_ = nullptr;
   std::optional<Kokkos::Cuda> exec_;
+  cudaEvent_t events_[2] = {nullptr, nullptr};
+  int next_ = 0;
 };
 #endif
 

@@ -126,15 +126,19 @@ struct AdamGroup {
   }
 };
 
+/// The parameter indices of one group (nvcc refuses a function-local type in a device lambda).
+template <int N>
+struct AdamSlots {
+  std::int64_t s[N];
+};
+
 /// Counts a step for the parameters in `slots` and writes their step scalars, on the device:
 /// steps[slot] += 1, scalars[slot] = adam_step_scalars(steps[slot]) with the device's lr.
 template <class T, class D>
 void adam_advance(const char* label, const std::int64_t* slots_begin, int count, std::int64_t* steps,
                   AdamStepScalars<compute_t<T>>* scalars, const double* lr, const AdamHyper& h) {
   using C = compute_t<T>;
-  struct Slots {
-    std::int64_t s[AdamGroup<false, T>::capacity];
-  } slots{};
+  AdamSlots<AdamGroup<false, T>::capacity> slots{};  // by value into the kernel
   for (int e = 0; e < count; ++e) slots.s[e] = slots_begin[e];
   parallel_for(D(), label, count, KOKKOS_LAMBDA(std::int64_t e) {
     const std::int64_t j = slots.s[e];

@@ -62,4 +62,13 @@ void multi_tensor_for(const char* label, const F& f) {
   }
 }
 
+/// Zero-fills up to 8 tensors in one launch (`zero_grad(set_to_none=false)`).
+template <class T>
+struct ZeroGroup {
+  static constexpr int capacity = 8;
+  TensorGroup<capacity> group;
+  T* x[capacity];
+  KOKKOS_INLINE_FUNCTION void element(int e, std::int64_t k) const { x[e][k] = T(0); }
+};
+
 }  // namespace kt::impl
