@@ -127,7 +127,7 @@ run() {
   sed -n '/Summary, GPU/,/Summary: 16-bit/p' "$work/bench_mixed_gemm.log"
   grep -E '^gemm/.*cuda' "$work/bench_mixed_gemm.log"
   # The fp32 step, eager and through kt::StepGraph (bench_train's file comment says how it times).
-  step 240 bench_train "$bundle/bench/bench_train" --benchmark_filter='batch:(32|256|1024)/(adam/)?(graph/)?kt$' \
+  step 240 bench_train "$bundle/bench/bench_train" --benchmark_filter='batch:(32|256|1024)/(adam/)?(graph/)?kt/' \
     --benchmark_repetitions=3
   grep -E '^\| (784|64)' "$work/bench_train.log"
   save

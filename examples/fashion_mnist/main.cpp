@@ -350,7 +350,7 @@ int run(Config c, const std::string& summary_path, const Ranks& ranks) {
     scaler.scale(loss).backward();
     scaler.step(opt);
     scaler.update();
-    kt::add_(loss_sum, loss.data());
+    loss_sum += loss.data();
     return loss.data();
   };
   auto graph = kt::make_step_graph<D>(train_step, kt::StepGraphOptions().name("fashion_mnist step"));

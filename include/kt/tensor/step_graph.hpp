@@ -18,10 +18,11 @@
 ///     }
 ///
 /// On Cuda the first `warmup` calls (default 2) run eagerly — optimizers make their state,
-/// cuBLAS its handle — and the next one captures the step by stream capture on kt's stream and
-/// launches it; later calls only copy their inputs and launch. Memory the captured step uses
-/// comes from a pool of its own that no other tensor gets while the graph lives (its replays
-/// keep writing it), so replays allocate nothing.
+/// cuBLAS its handle, the last one allocates from the graph's memory pool — and the next one
+/// captures the step by stream capture on kt's stream and launches it; later calls only copy
+/// their inputs and launch. Memory the captured step uses comes from that pool, which no other
+/// tensor gets while the graph lives (its replays keep writing it), so the capture finds its
+/// blocks there and replays allocate nothing.
 ///
 /// Rules, checked with a kt::Error on every device:
 ///  - The inputs keep the dtypes and shapes of the first call (a graph replays fixed shapes:
@@ -108,12 +109,27 @@ public:
     Allocator<Kokkos::CudaSpace>::instance().release_pool(pool_);
   }
 
+  /// Runs f() eagerly with the graph's pool: the blocks the step needs are then there for
+  /// the capture.
+  template <class F>
+  auto fill_pool(F&& f) {
+    auto& allocator = Allocator<Kokkos::CudaSpace>::instance();
+    pool_ = allocator.begin_capture(pool_);
+    struct End {
+      Allocator<Kokkos::CudaSpace>& a;
+      ~End() { a.end_capture(); }
+    } end{allocator};
+    return f();
+  }
+
   /// Records f() on `stream`; kt::Error (and nothing kept) when CUDA cannot capture it.
+  /// Relaxed mode: a block the pool lacks is then still allocated (cudaMalloc), where the
+  /// stricter modes refuse it.
   template <class F>
   void capture(const std::string& name, cudaStream_t stream, F&& f) {
     auto& allocator = Allocator<Kokkos::CudaSpace>::instance();
-    pool_ = allocator.begin_capture();
-    cudaError_t begin = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+    pool_ = allocator.begin_capture(pool_);
+    cudaError_t begin = cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed);
     if (begin != cudaSuccess) {
       allocator.end_capture();
       (void)cudaGetLastError();
@@ -194,9 +210,13 @@ public:
       auto& held = std::any_cast<Inputs&>(static_inputs_);
       copy_inputs(held, std::index_sequence_for<Ts...>(), inputs...);
       const cudaStream_t stream = impl::work_instance(D()).cuda_stream();
-      if (calls_ <= options_.warmup()) {
+      if (calls_ < options_.warmup()) {
         impl::CaptureScope scope(name, nullptr);
         return std::apply(fn_, held);
+      }
+      if (calls_ == options_.warmup()) {  // the last warm-up fills the graph's pool
+        impl::CaptureScope scope(name, nullptr);
+        return graph_.fill_pool([&] { return std::apply(fn_, held); });
       }
       if (!graph_.captured()) {
         graph_.capture(options_.name(), stream, [&] {

@@ -143,13 +143,16 @@ public:
     empty_cache_locked();
   }
 
-  /// Allocations come from `pool` (a new one) until end_capture(): kt::StepGraph around a
-  /// capture. Frees never reach the system meanwhile (cudaFree would wait for the device).
-  BlockPool* begin_capture() {
+  /// Allocations come from `pool` (null: a new one, returned) until end_capture():
+  /// kt::StepGraph around the step it records, and around the eager run before that fills the
+  /// pool (the capture then finds every block it needs there, cudaMalloc being one of the
+  /// calls CUDA may refuse during a capture). Frees never reach the system meanwhile (cudaFree
+  /// would wait for the device).
+  BlockPool* begin_capture(BlockPool* pool = nullptr) {
     std::lock_guard<std::mutex> lock(mutex_);
     KT_REQUIRE(capture_pool_ == nullptr, "kt::StepGraph: another step is being captured on ",
                memory_space_name<MemSpace>(), "; capture one step at a time");
-    capture_pool_ = new BlockPool();
+    capture_pool_ = pool != nullptr ? pool : new BlockPool();
     return capture_pool_;
   }
   void end_capture() {
@@ -210,7 +213,10 @@ private:
     try {
       block.ptr = MemSpace().allocate(label, block.bytes);
     } catch (const std::exception& e) {  // Kokkos reports allocation failures by throwing
-      failure = e.what();
+      // (Kokkos 3's RawMemoryAllocationFailure::what() is null for errors other than
+      // out-of-memory, e.g. a cudaMalloc that CUDA refused)
+      const char* what = e.what();
+      failure = what != nullptr ? what : "the system allocator failed (no reason given)";
       block.ptr = nullptr;
     }
     if (block.ptr == nullptr) return false;
