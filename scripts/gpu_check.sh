@@ -55,6 +55,10 @@ pack() {
   done
   cp /usr/share/datasets/fashion-mnist/*.gz "$bundle/data/"
   cp "$root/scripts/gpu_check.sh" "$root/scripts/train_step_pytorch.py" "$bundle/"
+  # The figures' provenance: commit (with "+dirty" for uncommitted changes) and compilers.
+  { echo "commit $(git -C "$root" rev-parse --short HEAD)$(git -C "$root" diff --quiet HEAD -- include examples bench tests || echo +dirty)"
+    echo "nvcc $(nvcc --version | tail -n 2 | head -n 1)"; echo "host compiler $(g++ --version | head -n 1)"
+  } >"$bundle/BUILD_INFO"
   local binaries
   binaries=$(find "$bundle"/tests "$bundle"/examples "$bundle"/bench -type f)  # (TARGETS may leave a folder empty)
   # shellcheck disable=SC2086
@@ -99,7 +103,8 @@ run() {
   # CUDA's would otherwise win.
   export LD_LIBRARY_PATH="$bundle/lib${dirs:+:$dirs}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   export OMP_PROC_BIND=false OMP_PLACES=threads
-  nvidia-smi -L; lscpu | grep -E 'Model name|^CPU\(s\)|per core|per socket|^Socket|NUMA node\(s\)'
+  cat "$bundle/BUILD_INFO" 2>/dev/null
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; lscpu | grep -E 'Model name|^CPU\(s\)|per core|per socket|^Socket|NUMA node\(s\)'
   grep -o -w -E 'avx2|fma|f16c|avx512f|avx512_bf16|avx512_fp16|amx_bf16' /proc/cpuinfo | sort -u | tr '\n' ' '; echo
   echo "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
   local fm="$bundle/examples/fashion_mnist" data="$bundle/data"
