@@ -19,7 +19,8 @@
 ///
 /// On Cuda the first `warmup` calls (default 2) run eagerly — optimizers make their state,
 /// cuBLAS its handle, the last one allocates from the graph's memory pool — and the next one
-/// captures the step by stream capture on kt's stream and launches it; later calls only copy
+/// captures the step by stream capture (kt/core/impl/work_instance.hpp says on which stream)
+/// and launches it; later calls only copy
 /// their inputs and launch. Memory the captured step uses comes from that pool, which no other
 /// tensor gets while the graph lives (its replays keep writing it), so the capture finds its
 /// blocks there and replays allocate nothing.
@@ -86,7 +87,7 @@ public:
   CaptureScope(const char* step, std::vector<std::function<void()>>* hooks) : saved_(capture_state()) {
     KT_REQUIRE(saved_.step == nullptr, step, ": a step function may not call another captured step (",
                saved_.step, " is running)");
-    capture_state() = CaptureState{step, hooks};
+    capture_state() = CaptureState{step, hooks, hooks != nullptr};
   }
   ~CaptureScope() { capture_state() = saved_; }
   CaptureScope(const CaptureScope&) = delete;
@@ -209,7 +210,7 @@ public:
       if (!static_inputs_.has_value()) static_inputs_ = Inputs(Tensor<Ts, D>(inputs.shape())...);
       auto& held = std::any_cast<Inputs&>(static_inputs_);
       copy_inputs(held, std::index_sequence_for<Ts...>(), inputs...);
-      const cudaStream_t stream = impl::work_instance(D()).cuda_stream();
+      const cudaStream_t stream = impl::kt_cuda_instance().cuda_stream();
       if (calls_ < options_.warmup()) {
         impl::CaptureScope scope(name, nullptr);
         return std::apply(fn_, held);

@@ -12,8 +12,9 @@
 namespace kt::impl {
 
 struct CaptureState {
-  const char* step = nullptr;                   // the capturing graph's name, null when none
-  std::vector<std::function<void()>>* on_replay = nullptr;
+  const char* step = nullptr;  // the step function running under kt::StepGraph's rules, or null
+  std::vector<std::function<void()>>* on_replay = nullptr;  // set while a CUDA graph records
+  bool recording = false;                                    // a CUDA graph records this thread's work
 };
 
 inline CaptureState& capture_state() {

@@ -1,12 +1,16 @@
 #pragma once
 // The execution-space instance kt's own work on a device is ordered on.
 //
-// Host devices: the instance given (kernels there complete before they return).
-// Cuda: a stream CUDA graphs can capture. Kokkos 4 gives its default instance a stream of its
-// own, and kt uses it; Kokkos 3's default instance is CUDA's legacy stream, which
-// cudaStreamBeginCapture refuses, so there kt's work goes to one stream kt creates, with the
-// default flags: the legacy stream waits for it and it for the legacy stream, so kernels a user
-// launches on Kokkos::Cuda() stay ordered with kt's.
+// Host devices, and Cuda outside a capture: the instance given (usually the default one).
+// While kt::StepGraph records a step on Cuda, work on the default instance goes to a stream
+// graphs can capture. Kokkos 4 gives its default instance a stream of its own, which serves;
+// Kokkos 3's default instance is CUDA's legacy stream, which cudaStreamBeginCapture refuses,
+// so there the capture (and the graph's launches) use one stream kt creates with the default
+// flags: the legacy stream waits for it and it for the legacy stream, so eager work before and
+// after a replay stays ordered with the graph, as it stays ordered with kernels a user
+// launches on Kokkos::Cuda().
+
+#include "kt/core/impl/capture_state.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -18,7 +22,7 @@ Exec work_instance(const Exec& exec) {
 }
 
 #if defined(KOKKOS_ENABLE_CUDA)
-/// kt's Cuda instance (see the file comment): made on first use, released by a finalize
+/// kt's capture instance (see the file comment): made on first use, released by a finalize
 /// hook (and made again should Kokkos be initialised again).
 inline Kokkos::Cuda kt_cuda_instance() {
   struct Owned {
@@ -46,10 +50,10 @@ inline Kokkos::Cuda kt_cuda_instance() {
   return *owned.exec;
 }
 
-/// Kokkos 3's default instance (the legacy stream) becomes kt's stream; any other instance
-/// (one the caller made on its own stream) is kept.
+/// Kokkos 3's default instance (the legacy stream) becomes kt's capture stream while a step is
+/// captured on this thread; any other instance, and the default one otherwise, is kept.
 inline Kokkos::Cuda work_instance(const Kokkos::Cuda& exec) {
-  return exec.cuda_stream() == nullptr ? kt_cuda_instance() : exec;
+  return exec.cuda_stream() == nullptr && capture_state().recording ? kt_cuda_instance() : exec;
 }
 #endif
 
