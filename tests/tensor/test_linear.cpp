@@ -162,11 +162,18 @@ TEST_CASE_TEMPLATE("ReLU backward is exactly dy where y > 0 and exactly 0 where 
     }
   }
   CHECK(exact);
-  // db: each column summed over the rows in row order, in the compute type — exactly.
+  // db: each column summed in the compute type in the device's fixed order — exactly. Host:
+  // the rows in order. GPU: row group r of R sums rows r, r + R, ...; then the R partial sums
+  // in order.
+  const std::int64_t groups = kt::is_host_accessible_v<D> ? 1 : kt::impl::linear_grad_row_groups;
   std::vector<T> want_db(static_cast<std::size_t>(out));
   for (std::int64_t j = 0; j < out; ++j) {
     C s = C(0);
-    for (std::int64_t i = 0; i < batch; ++i) s += static_cast<C>(hdz[std::size_t(i * out + j)]);
+    for (std::int64_t r = 0; r < groups; ++r) {
+      C part = C(0);
+      for (std::int64_t i = r; i < batch; i += groups) part += static_cast<C>(hdz[std::size_t(i * out + j)]);
+      s += part;
+    }
     want_db[std::size_t(j)] = static_cast<T>(s);
   }
   const auto hdb = db.to_vector();

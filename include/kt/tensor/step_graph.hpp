@@ -196,7 +196,6 @@ public:
   /// Runs the step on `inputs` (see the file comment); returns what the step function returns.
   template <class... Ts>
   auto operator()(const Tensor<Ts, D>&... inputs) {
-    using Result = std::invoke_result_t<Fn&, const Tensor<Ts, D>&...>;
     check_inputs(inputs...);
     ++calls_;
     const char* name = options_.name().c_str();
@@ -206,6 +205,7 @@ public:
       return fn_(inputs...);
     } else {
 #if defined(KOKKOS_ENABLE_CUDA)
+      using Result = std::invoke_result_t<Fn&, const Tensor<Ts, D>&...>;
       using Inputs = std::tuple<Tensor<Ts, D>...>;
       if (!static_inputs_.has_value()) static_inputs_ = Inputs(Tensor<Ts, D>(inputs.shape())...);
       auto& held = std::any_cast<Inputs&>(static_inputs_);

@@ -52,7 +52,6 @@ ClassLossReduction<T, D> reduce_class_loss(const Tensor<T, D>& rows, const Tenso
   using Exec = typename inline_space<D>::type;
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   using Member = typename Policy::member_type;
-  using Scratch = typename Exec::scratch_memory_space;
   ClassLossReduction<T, D> out{Tensor<T, D>(Shape{}), Tensor<C, D>(Shape{})};
   const auto l = rows.view();
   const auto t = target.view();
