@@ -155,3 +155,60 @@ TEST_CASE_TEMPLATE("fp16 gradients that underflow to zero train with the GradSca
   CHECK(loss_of(w).item() < 0.05f * first);
   CHECK(scaler.get_scale() == 65536.0);  // no overflow, no growth yet
 }
+
+namespace {
+
+/// Ten loss-scaled steps of a three-parameter problem, Inf/NaN gradients injected at steps 0
+/// (a first step: decided on the host), 4 and 5; returns the weights, then each parameter's
+/// Adam step count (none for SGD).
+template <class D, class Opt, class Options>
+std::vector<double> scaled_run(const Options& options) {
+  std::vector<kt::Var<float, D>> ws;
+  for (int i = 0; i < 3; ++i)
+    ws.emplace_back(kt::from_host<float, D>({0.5f * static_cast<float>(i + 1), -0.25f, 1.0f, 2.0f}, {4}), true);
+  Opt opt(ws, options);
+  kt::amp::GradScaler scaler(kt::amp::GradScalerOptions().init_scale(1024).growth_interval(3));
+  const auto x = kt::from_host<float, D>({1.0f, -2.0f, 0.5f, 3.0f}, {4});
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int step = 0; step < 10; ++step) {
+    opt.zero_grad();
+    auto loss = kt::sum(ws[0] * ws[0] * x) + kt::sum(ws[1] * x) + kt::sum(ws[2] * ws[2]);
+    scaler.scale(loss).backward();
+    if (step == 0 || step == 4 || step == 5) ws[1].set_grad(kt::from_host<float, D>({1.0f, inf, 1.0f, 1.0f}, {4}));
+    CHECK(scaler.step(opt).stepped() == (step != 0 && step != 4 && step != 5));
+    scaler.update();
+  }
+  std::vector<double> out;
+  for (const auto& w : ws)
+    for (float v : w.data().to_vector()) out.push_back(v);
+  for (std::size_t i = 0; i < ws.size(); ++i) out.push_back(static_cast<double>(opt.state(i).step));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("a step skipped on the device equals a step skipped on the host", D, KT_DEVICES) {
+  // foreach(true) decides on the device (after each parameter's first step), foreach(false)
+  // reads the flag on the host: the same updates, the same skipped steps, the same Adam counts.
+  using SGD = kt::optim::SGD<float, D>;
+  using Adam = kt::optim::Adam<float, D>;
+  const auto sgd = kt::optim::SGDOptions(0.05).momentum(0.9).dampening(0.25);
+  // (Bit for bit on host devices; on a GPU the two kernels may contract FMAs differently.)
+  const auto on_device = scaled_run<D, SGD>(kt::optim::SGDOptions(sgd).foreach(true));
+  CHECK(kt_test::same_across_devices<D, D>(on_device, scaled_run<D, SGD>(kt::optim::SGDOptions(sgd).foreach(false)), 1e-6));
+  const auto adam = kt::optim::AdamOptions(0.01).weight_decay(0.1);
+  const auto adam_device = scaled_run<D, Adam>(kt::optim::AdamOptions(adam).foreach(true));
+  CHECK(kt_test::same_across_devices<D, D>(adam_device, scaled_run<D, Adam>(kt::optim::AdamOptions(adam).foreach(false)), 1e-6));
+  CHECK(adam_device.back() == 7);  // 10 steps, 3 skipped
+}
+
+#if defined(KOKKOS_ENABLE_OPENMP) && (!defined(KOKKOS_ENABLE_CUDA) || defined(KT_TEST_ALL_DEVICES))
+TEST_CASE("a GradScaler serves the device it was first used on") {
+  Problem<Kokkos::Serial> serial;
+  Problem<Kokkos::OpenMP> openmp;
+  kt::amp::GradScaler scaler;
+  (void)scaler.scale(serial.loss({1, 1, 1}));
+  CHECK(kt_test::error_of([&] { (void)scaler.scale(openmp.loss({1, 1, 1})); }) ==
+        "kt::amp::GradScaler::scale: this scaler keeps its scale on Serial, not on OpenMP: use one GradScaler per device");
+}
+#endif

@@ -13,13 +13,17 @@
 
 namespace {
 
-/// A 12-6-6-3 ReLU MLP, its optimizer and a fixed batch; two of them built alike train alike.
+/// A 12-6-6-3 ReLU MLP, its optimizer and a fixed batch, optionally with a loss scaler (and
+/// its scale small enough that the clean batches never overflow); two of them built alike
+/// train alike.
 template <class D>
 struct Trainer {
   kt::nn::Sequential<float, D> model;
-  std::unique_ptr<kt::optim::OptimizerBase> opt;
+  std::unique_ptr<kt::optim::Optimizer<float, D>> opt;
+  bool scaled;
+  kt::amp::GradScaler scaler{kt::amp::GradScalerOptions().init_scale(256).growth_interval(2)};
 
-  explicit Trainer(bool adam) {
+  explicit Trainer(bool adam, bool scaled = false) : scaled(scaled) {
     const int widths[] = {12, 6, 6, 3};
     for (int l = 0; l < 3; ++l)
       model.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(widths[l], widths[l + 1])
@@ -32,8 +36,14 @@ struct Trainer {
   kt::Tensor<float, D> step(const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) {
     opt->zero_grad();
     auto loss = kt::cross_entropy(model(kt::Var<float, D>(x)), y);
-    loss.backward();
-    opt->step();
+    if (scaled) {
+      scaler.scale(loss).backward();
+      scaler.step(*opt);
+      scaler.update();
+    } else {
+      loss.backward();
+      opt->step();
+    }
     return loss.data();
   }
 
@@ -50,7 +60,7 @@ kt::Tensor<float, D> batch_x(int k) {
   return kt::randn<float, D>({8, 12}, 1000 + static_cast<std::uint64_t>(k));
 }
 template <class D>
-kt::Tensor<std::int64_t, D> batch_y(int k) {
+kt::Tensor<std::int64_t, D> y_for(int k) {
   std::vector<std::int64_t> y(8);
   for (int i = 0; i < 8; ++i) y[static_cast<std::size_t>(i)] = (i * 7 + k) % 3;
   return kt::from_host<std::int64_t, D>(y, {8});
@@ -80,11 +90,13 @@ std::int64_t fences_during(F&& f) {
 }  // namespace
 
 TEST_CASE_TEMPLATE("a steady-state training step makes the host wait nowhere", D, KT_DEVICES) {
-  for (const bool adam : {false, true}) {
+  for (const bool adam : {false, true})
+  for (const bool scaled : {false, true}) {
     CAPTURE(adam);
-    Trainer<D> t(adam);
+    CAPTURE(scaled);
+    Trainer<D> t(adam, scaled);
     const auto x = batch_x<D>(0);
-    const auto y = batch_y<D>(0);
+    const auto y = y_for<D>(0);
     for (int i = 0; i < 2; ++i) (void)t.step(x, y);  // state made, caches warm
     kt::Tensor<float, D> loss;
     CHECK(fences_during([&] {
@@ -109,17 +121,39 @@ TEST_CASE_TEMPLATE("kt::StepGraph replays the step as the eager step runs", D, K
         graphed.opt->set_lr(graphed.opt->lr() * 0.5);
       }
       const auto x = batch_x<D>(k);
-      const auto y = batch_y<D>(k);
+      const auto y = y_for<D>(k);
       eager_losses.push_back(eager.step(x, y).item());
       graph_losses.push_back(step(x, y).item());
     }
     CHECK(step.captured() == !kt::is_host_accessible_v<D>);
     CHECK(same<D>(graph_losses, eager_losses));
     CHECK(same<D>(graphed.weights(), eager.weights()));
-    if (adam) {  // step counts advance at every replay, as the eager ones do
-      auto& a = static_cast<kt::optim::Adam<float, D>&>(*graphed.opt);
-      CHECK(a.state(0).step == 6);
+    if (adam) CHECK(graphed.opt->state(0).step == 6);  // step counts advance at every replay, as the eager ones do
+  }
+}
+
+TEST_CASE_TEMPLATE("kt::StepGraph replays a loss-scaled step, skips included, as the eager step runs", D, KT_DEVICES) {
+  for (const bool adam : {false, true}) {
+    CAPTURE(adam);
+    Trainer<D> eager(adam, true), graphed(adam, true);
+    auto step = kt::make_step_graph<D>(
+        [&](const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) { return graphed.step(x, y); });
+    std::vector<float> weights_before;
+    for (int k = 0; k < 8; ++k) {
+      auto x = batch_x<D>(k);
+      if (k == 5) x = x / kt::zeros<float, D>({8, 12});  // Inf and NaN inputs: an overflowing step
+      if (k == 5) weights_before = graphed.weights();
+      (void)eager.step(x, y_for<D>(k));
+      (void)step(x, y_for<D>(k));
+      if (k == 5) CHECK(graphed.weights() == weights_before);  // skipped on the device
     }
+    CHECK(step.captured() == !kt::is_host_accessible_v<D>);
+    CHECK(same<D>(graphed.weights(), eager.weights()));
+    // Scale 256, growth every 2 clean steps: 512 (k=1), 1024 (k=3), backoff at k=5 to 512,
+    // growth at k=7 to 1024; 7 steps taken.
+    CHECK(graphed.scaler.get_scale() == 1024.0);
+    CHECK(eager.scaler.get_scale() == 1024.0);
+    if (adam) CHECK(graphed.opt->state(0).step == 7);
   }
 }
 
@@ -127,7 +161,7 @@ TEST_CASE_TEMPLATE("kt::StepGraph refuses a new shape, a host wait inside the st
   Trainer<D> t(false);
   auto step = kt::make_step_graph<D>(
       [&](const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) { return t.step(x, y); });
-  (void)step(batch_x<D>(0), batch_y<D>(0));
+  (void)step(batch_x<D>(0), y_for<D>(0));
   const std::string shape = kt_test::error_of([&] {
     (void)step(kt::randn<float, D>({5, 12}, 1), kt::zeros<std::int64_t, D>({5}));
   });
@@ -137,7 +171,7 @@ TEST_CASE_TEMPLATE("kt::StepGraph refuses a new shape, a host wait inside the st
   auto waits = kt::make_step_graph<D>([&](const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) {
     return t.step(x, y).item();  // item() waits for the device
   });
-  const std::string wait = kt_test::error_of([&] { (void)waits(batch_x<D>(0), batch_y<D>(0)); });
+  const std::string wait = kt_test::error_of([&] { (void)waits(batch_x<D>(0), y_for<D>(0)); });
   CHECK(wait.find("kt::Tensor::item makes the host wait for the device, which cannot happen inside a captured "
                   "step (kt::StepGraph") == 0);
   CHECK(kt_test::error_of([&] { (void)kt::sum(batch_x<D>(0)).item(); }) == "");  // outside: fine
@@ -152,7 +186,7 @@ TEST_CASE_TEMPLATE("kt::StepGraph: 1,000 replays allocate nothing", D, KT_DEVICE
   auto step = kt::make_step_graph<D>(
       [&](const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) { return t.step(x, y); });
   const auto x = batch_x<D>(1);
-  const auto y = batch_y<D>(1);
+  const auto y = y_for<D>(1);
   kt::Tensor<float, D> loss;
   for (int i = 0; i < 5; ++i) loss = step(x, y);
   const auto before = kt::memory_stats<D>();

@@ -13,51 +13,51 @@
 ///       scaler.update();                            // backoff after a skip, growth after 2000 clean steps
 ///     }
 ///
-/// unscale_ multiplies the gradients by 1/scale on the device and checks them there; the one
-/// device-to-host copy per optimizer and step is the Inf/NaN flag. The scale itself is a host
-/// number (kt's kernels take scalars by value, so scaling costs no copy). Parameters must not
-/// be kt::half (as PyTorch: keep fp32 master weights); bfloat16 and fp32 are fine.
+/// Nothing in that loop makes the host wait: the scale, the growth tracker and the Inf/NaN
+/// flags live on the device (kt/amp/impl/scaler_store.hpp), unscale_ multiplies up to 8
+/// gradients per launch and raises the flags there, the optimizer skips its update on the
+/// device (kt::optim::Optimizer::step_unless), and update() adjusts the scale there — so the
+/// step can be captured (kt::StepGraph). The host reads the numbers only when asked:
+/// get_scale(), state_dict(), and the answer step() returns. Parameters must not be kt::half
+/// (as PyTorch: keep fp32 master weights); bfloat16 and fp32 are fine. A scaler serves one
+/// device, the one it is first used on.
 
+#include "kt/amp/grad_scaler_options.hpp"
+#include "kt/amp/impl/scaler_store.hpp"
 #include "kt/amp/impl/unscale.hpp"
-#include "kt/autograd/var.hpp"
 #include "kt/autograd/elementwise.hpp"
+#include "kt/autograd/var.hpp"
+#include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/half.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/optim/optimizer.hpp"
-#include "kt/tensor/factories.hpp"
 
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
 namespace kt::amp {
 
-class GradScalerOptions {
+/// What GradScaler::step answers: whether the optimizer stepped. The check ran on the device,
+/// so reading the answer makes the host wait for it (once); a loop that does not read it
+/// never waits.
+template <class D>
+class StepTaken {
 public:
-  GradScalerOptions& init_scale(double v) { init_scale_ = v; return *this; }
-  GradScalerOptions& growth_factor(double v) { growth_factor_ = v; return *this; }
-  GradScalerOptions& backoff_factor(double v) { backoff_factor_ = v; return *this; }
-  GradScalerOptions& growth_interval(std::int64_t v) { growth_interval_ = v; return *this; }
-  /// A disabled scaler passes everything through: scale() returns the loss, step() steps.
-  GradScalerOptions& enabled(bool v) { enabled_ = v; return *this; }
-  double init_scale() const { return init_scale_; }
-  double growth_factor() const { return growth_factor_; }
-  double backoff_factor() const { return backoff_factor_; }
-  std::int64_t growth_interval() const { return growth_interval_; }
-  bool enabled() const { return enabled_; }
+  /// Stepped: a disabled scaler always steps.
+  StepTaken() = default;
+  /// Stepped unless `found_inf` (this step's flag on the device) is set.
+  explicit StepTaken(Tensor<std::int32_t, D> found_inf) : found_inf_(std::move(found_inf)) {}
+  bool stepped() const { return !found_inf_.defined() || found_inf_.item() == 0; }
+  operator bool() const { return stepped(); }  // NOLINT: `if (scaler.step(opt))`, as a bool
 
 private:
-  double init_scale_ = 65536.0, growth_factor_ = 2.0, backoff_factor_ = 0.5;
-  std::int64_t growth_interval_ = 2000;
-  bool enabled_ = true;
-};
-
-/// `scaler.state_dict()` in PyTorch's fields.
-struct GradScalerState {
-  double scale = 65536.0, growth_factor = 2.0, backoff_factor = 0.5;
-  std::int64_t growth_interval = 2000, growth_tracker = 0;
+  Tensor<std::int32_t, D> found_inf_;
 };
 
 class GradScaler {
@@ -67,19 +67,23 @@ public:
   }
 
   bool is_enabled() const { return enabled_; }
-  /// The current scale (1 when disabled, as PyTorch).
-  double get_scale() const { return enabled_ ? state_.scale : 1.0; }
-
-  /// loss × scale (a Var: backward() through it gives scaled gradients).
-  template <class T, class D>
-  Var<T, D> scale(const Var<T, D>& loss) const {
-    if (!enabled_) return loss;
-    return loss * static_cast<T>(state_.scale);
+  /// The current scale (1 when disabled, as PyTorch); the host waits for the device's value.
+  double get_scale() const {
+    if (!enabled_) return 1.0;
+    return store_ ? store_->read().first : state_.scale;
   }
 
-  /// Divides `opt`'s gradients by the scale in place and records whether any is Inf/NaN.
-  /// Once per optimizer between update()s: a second call is a kt::Error (the gradients would
-  /// be divided twice).
+  /// loss × scale (a Var: backward() through it gives scaled gradients), the scale read on
+  /// the device.
+  template <class T, class D>
+  Var<T, D> scale(const Var<T, D>& loss) {
+    if (!enabled_) return loss;
+    return loss * Var<T, D>(store<D>("scale").template scale_as<T>());
+  }
+
+  /// Divides `opt`'s gradients by the scale in place and records on the device whether any
+  /// is Inf/NaN. Once per optimizer between update()s: a second call is a kt::Error (the
+  /// gradients would be divided twice).
   template <class T, class D>
   void unscale_(optim::Optimizer<T, D>& opt) {
     if (!enabled_) return;
@@ -88,58 +92,68 @@ public:
                   "kt::amp::GradScaler: the optimizer's parameters are kt::half; unscaling fp16 gradients "
                   "loses them (PyTorch refuses too): keep fp32 master weights and cast in the forward");
     auto& s = per_optimizer_[&opt];
-    KT_REQUIRE(s.stage == Stage::Ready, "kt::amp::GradScaler::unscale_: ",
-               s.stage == Stage::Unscaled ? "unscale_() has already been called on this optimizer since the last update()"
-                                          : "step() has already been called on this optimizer since the last update()");
-    const auto found = kt::zeros<std::int32_t, D>(Shape{});
-    for (const auto& p : opt.params())
-      if (p.grad().defined()) impl::unscale_grad(p.grad(), 1.0 / state_.scale, found);
-    s.found_inf = found.item() != 0;  // the one device-to-host copy of the step
-    s.stage = Stage::Unscaled;
+    KT_REQUIRE(s == Stage::Ready, "kt::amp::GradScaler::unscale_: ",
+               s == Stage::Unscaled ? "unscale_() has already been called on this optimizer since the last update()"
+                                    : "step() has already been called on this optimizer since the last update()");
+    auto& st = store<D>("unscale_");
+    impl::UnscaleGroup<T> f{};
+    f.inv_scale = st.inv_scale();
+    f.found = st.found(&opt).data();
+    f.any_found = st.any_found();
+    const auto launch = [&] {
+      if (f.group.size > 0) impl::multi_tensor_for<D>("kt::amp::GradScaler::unscale_", f);
+      f.group = {};
+    };
+    for (const auto& p : opt.params()) {
+      if (!p.grad().defined() || p.grad().numel() == 0) continue;
+      f.g[f.group.size] = p.grad().data();
+      f.group.add(p.grad().numel());
+      if (f.group.size == impl::UnscaleGroup<T>::capacity) launch();
+    }
+    launch();
+    s = Stage::Unscaled;
   }
 
-  /// Unscales (unless unscale_ was called) and steps `opt` unless a gradient was Inf/NaN.
-  /// Returns whether it stepped.
+  /// Unscales (unless unscale_ was called) and steps `opt` unless a gradient was Inf/NaN,
+  /// decided on the device. The answer converts to bool: whether it stepped (reading it
+  /// waits for the device).
   template <class T, class D>
-  bool step(optim::Optimizer<T, D>& opt) {
+  StepTaken<D> step(optim::Optimizer<T, D>& opt) {
     if (!enabled_) {
       opt.step();
-      return true;
+      return {};
     }
     auto& s = per_optimizer_[&opt];  // std::map: the reference survives unscale_'s insertion
-    KT_REQUIRE(s.stage != Stage::Stepped, "kt::amp::GradScaler::step: step() has already been called since the last update()");
-    if (s.stage == Stage::Ready) unscale_(opt);
-    s.stage = Stage::Stepped;
-    if (s.found_inf) return false;
-    opt.step();
-    return true;
+    KT_REQUIRE(s != Stage::Stepped, "kt::amp::GradScaler::step: step() has already been called since the last update()");
+    if (s == Stage::Ready) unscale_(opt);
+    s = Stage::Stepped;
+    const auto found = store<D>("step").found(&opt);
+    opt.step_unless(found);
+    return StepTaken<D>(found);
   }
 
-  /// Adjusts the scale from this iteration's checks: × backoff_factor if any optimizer saw
-  /// Inf/NaN (and the clean-step count restarts), × growth_factor after growth_interval clean
-  /// steps in a row. Then a new iteration starts.
+  /// Adjusts the scale from this iteration's checks, on the device: × backoff_factor if any
+  /// optimizer saw Inf/NaN (and the clean-step count restarts), × growth_factor after
+  /// growth_interval clean steps in a row. Then a new iteration starts.
   void update() {
     if (!enabled_) return;
     KT_REQUIRE(!per_optimizer_.empty(), "kt::amp::GradScaler::update: no inf checks were recorded prior to update(): "
                "call step(optimizer) (or unscale_) first");
-    bool found_inf = false;
-    for (const auto& kv : per_optimizer_) found_inf = found_inf || kv.second.found_inf;
     per_optimizer_.clear();
-    if (found_inf) {
-      state_.scale *= state_.backoff_factor;
-      state_.growth_tracker = 0;
-    } else if (++state_.growth_tracker == state_.growth_interval) {
-      // As PyTorch: grow only to a finite scale.
-      if (std::isfinite(state_.scale * state_.growth_factor)) state_.scale *= state_.growth_factor;
-      state_.growth_tracker = 0;
-    }
+    store_->update(state_);
   }
 
-  GradScalerState state_dict() const { return state_; }
+  /// The state (the host waits for the device's scale and tracker).
+  GradScalerState state_dict() const {
+    GradScalerState s = state_;
+    if (store_) std::tie(s.scale, s.growth_tracker) = store_->read();
+    return s;
+  }
   /// Takes a saved state (kt::Error for values PyTorch's constructor would refuse).
   void load_state_dict(const GradScalerState& s) {
     check_state_dict(s);
     state_ = s;
+    if (store_) store_->write(s.scale, s.growth_tracker);
   }
   /// kt::Error unless load_state_dict takes `s` (the values PyTorch's constructor would take).
   static void check_state_dict(const GradScalerState& s) {
@@ -155,13 +169,21 @@ public:
 
 private:
   enum class Stage { Ready, Unscaled, Stepped };
-  struct OptimizerStage {
-    Stage stage = Stage::Ready;
-    bool found_inf = false;
-  };
+
+  /// The device numbers, made on first use from state_; one device per scaler.
+  template <class D>
+  impl::ScalerStore<D>& store(const char* op) {
+    if (!store_) store_ = std::make_unique<impl::ScalerStore<D>>(state_.scale, state_.growth_tracker);
+    auto* s = dynamic_cast<impl::ScalerStore<D>*>(store_.get());
+    KT_REQUIRE(s != nullptr, "kt::amp::GradScaler::", op, ": this scaler keeps its scale on ", store_->device(),
+               ", not on ", device_name<D>(), ": use one GradScaler per device");
+    return *s;
+  }
+
   bool enabled_;
-  GradScalerState state_;
-  std::map<const optim::OptimizerBase*, OptimizerStage> per_optimizer_;
+  GradScalerState state_;  // the hyperparameters; scale and tracker until a device holds them
+  std::unique_ptr<impl::ScalerStoreBase> store_;
+  std::map<const optim::OptimizerBase*, Stage> per_optimizer_;
 };
 
 }  // namespace kt::amp

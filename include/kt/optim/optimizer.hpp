@@ -18,6 +18,7 @@
 
 #include "kt/autograd/var.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/capture_state.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/optim/params.hpp"
 #include "kt/optim/state.hpp"
@@ -25,6 +26,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -90,19 +92,27 @@ public:
   /// step would silently do nothing, which almost always means the optimizer holds other
   /// parameters than the ones the loss was computed with.
   void step() final {
-    bool any = false;
-    for (const auto& p : params_) any = any || p.grad().defined();
-    KT_REQUIRE(any, name(), "::step: none of the ", params_.size(), " parameters has a gradient since "
-               "zero_grad(). Likely causes: the optimizer was built before the model was moved to another "
-               "device (it then holds the old copy's parameters: build it from the moved model's "
-               "parameters()), the loss does not depend on these parameters, backward() was not called, or "
-               "the parameters were detached");
+    require_gradient("step");
     update();
+  }
+
+  /// step() unless `found_inf` (a flag on the device, e.g. kt::amp::GradScaler's Inf/NaN
+  /// check) is nonzero. SGD, Adam and AdamW in their grouped form decide on the device, with
+  /// no host wait (once every parameter has its state); other optimizers read the flag on the
+  /// host.
+  void step_unless(const Tensor<std::int32_t, D>& found_inf) {
+    require_gradient("step");
+    if (update_unless(found_inf.data())) return;
+    KT_REQUIRE(impl::active_capture() == nullptr, name(), "::step_unless (what kt::amp::GradScaler::step calls): "
+               "this step reads the Inf/NaN flag on the host (a parameter's first step, or foreach(false)), which a "
+               "captured step cannot do: take a first step before capturing, with foreach(true)");
+    if (found_inf.item() == 0) update();
   }
 
   /// The state of params()[i] (empty before its first update).
   const state_type& state(std::size_t i) const {
     check_index("state", i);
+    sync_state();
     return state_[i];
   }
   /// Replaces the state of params()[i] with a deep copy of `s`; kt::Error when a tensor has a
@@ -111,6 +121,7 @@ public:
     KT_PROFILE_REGION("kt::optim::Optimizer::set_state");
     check_index("set_state", i);
     check_state(i, s);
+    sync_state();  // the other parameters' counts, before the device copy is replaced
     state_type copy;
     copy.step = s.step;
     for (const auto& kv : s.tensors) copy.tensors.emplace(kv.first, kv.second.clone());
@@ -126,7 +137,10 @@ public:
 
   /// State and hyperparameters (`optimizer.state_dict()`); the tensors share storage with the
   /// optimizer's, as PyTorch's do — clone them for a snapshot that later steps do not change.
-  state_dict_type state_dict() const { return state_dict_type{state_, hyperparameters()}; }
+  state_dict_type state_dict() const {
+    sync_state();
+    return state_dict_type{state_, hyperparameters()};
+  }
   /// Checks a state_dict as load_state_dict does (its hyperparameters, one state per
   /// parameter, each state's tensors), changing nothing; kt::Error for the first fault.
   void check_state_dict(const state_dict_type& sd) {
@@ -156,6 +170,18 @@ public:
 protected:
   /// Updates every parameter that has a gradient (at least one has).
   virtual void update() = 0;
+  /// update() unless *skip != 0, decided on the device; false when this optimizer cannot
+  /// (then nothing ran, and step_unless decides on the host).
+  virtual bool update_unless(const std::int32_t* skip) {
+    (void)skip;
+    return false;
+  }
+  /// Brings the host's copy of the state up to date, for optimizers whose device-side steps
+  /// the host cannot follow (a step skipped on the device); state(), state_dict() and
+  /// set_state() call it.
+  virtual void sync_state() const {}
+  /// The host's copy of params()[i]'s state, for sync_state().
+  state_type& cached_state(std::size_t i) const { return state_[i]; }
 
   /// Checks the parameters: at least one, each a defined leaf, none twice.
   Optimizer(Params<T, D> params, const char* qualified_name)
@@ -204,13 +230,23 @@ protected:
   virtual void state_changed() {}
 
 private:
+  void require_gradient(const char* what) const {
+    bool any = false;
+    for (const auto& p : params_) any = any || p.grad().defined();
+    KT_REQUIRE(any, name(), "::", what, ": none of the ", params_.size(), " parameters has a gradient since "
+               "zero_grad(). Likely causes: the optimizer was built before the model was moved to another "
+               "device (it then holds the old copy's parameters: build it from the moved model's "
+               "parameters()), the loss does not depend on these parameters, backward() was not called, or "
+               "the parameters were detached");
+  }
+
   void check_index(const char* what, std::size_t i) const {
     KT_REQUIRE(i < params_.size(), name(), "::", what, ": parameter index ", i,
                " is out of range (the optimizer has ", params_.size(), " parameters)");
   }
 
   std::vector<Var<T, D>> params_;
-  std::vector<state_type> state_;
+  mutable std::vector<state_type> state_;  // mutable: sync_state() refreshes the host's copy
 };
 
 }  // namespace kt::optim

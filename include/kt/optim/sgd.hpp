@@ -29,8 +29,10 @@
 #include "kt/optim/impl/sgd_impl.hpp"
 #include "kt/optim/impl/validate.hpp"
 #include "kt/optim/options_optimizer.hpp"
+#include "kt/tensor/factories.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -106,26 +108,43 @@ public:
 protected:
   void update() override {
     KT_PROFILE_REGION("kt::optim::SGD::step");
-    const auto& o = this->options();
-    const impl::SGDStepArgs<C> args{C(o.lr()), C(o.momentum()), C(1.0 - o.dampening()), C(o.weight_decay()),
-                                    o.nesterov(), o.maximize(), false};
-    if (!o.foreach()) {
-      for_each_update(args, [&](std::size_t i, const Tensor<C, D>& buf, bool first) {
+    const auto args = step_args();
+    if (!this->options().foreach()) {
+      for_each_update([&](std::size_t i, const Tensor<C, D>& buf, bool first) {
         auto a = args;
         a.first = first;
         impl::sgd_step(this->params()[i].data(), this->params()[i].grad(), buf, a);
       });
-    } else if (o.momentum() != 0) {
-      grouped_update<true>(args);
     } else {
-      grouped_update<false>(args);
+      grouped_update(args, nullptr);
     }
   }
 
+  /// On the device when grouped. A new momentum buffer takes the gradient itself (buf = g):
+  /// without dampening a zero buffer updated as every later one is gives exactly that
+  /// (μ·0 + 1·g), whether or not the step is skipped; with dampening the first step decides
+  /// on the host.
+  bool update_unless(const std::int32_t* skip) override {
+    const auto& o = this->options();
+    if (!o.foreach()) return false;
+    if (o.momentum() != 0 && o.dampening() != 0)
+      for (std::size_t i = 0; i < this->params().size(); ++i)
+        if (this->params()[i].grad().defined() && !this->cached_state(i).has("momentum_buffer")) return false;
+    KT_PROFILE_REGION("kt::optim::SGD::step");
+    grouped_update(step_args(), skip);
+    return true;
+  }
+
+  impl::SGDStepArgs<C> step_args() const {
+    const auto& o = this->options();
+    return {C(o.lr()), C(o.momentum()), C(1.0 - o.dampening()), C(o.weight_decay()), o.nesterov(), o.maximize(), false};
+  }
+
   /// f(i, momentum buffer, first) for every parameter i with a gradient; makes the buffer on
-  /// the first step with momentum.
+  /// the first step with momentum — zero, and not a first step, when `zero_new` (the device
+  /// decides whether the step runs).
   template <class F>
-  void for_each_update(const impl::SGDStepArgs<C>&, F&& f) {
+  void for_each_update(F&& f, bool zero_new = false) {
     const auto& ps = this->params();
     const bool momentum = this->options().momentum() != 0;
     for (std::size_t i = 0; i < ps.size(); ++i) {
@@ -136,8 +155,8 @@ protected:
       if (momentum) {
         auto it = st.tensors.find("momentum_buffer");
         if (it == st.tensors.end()) {
-          it = st.tensors.emplace("momentum_buffer", Tensor<C, D>(ps[i].shape())).first;
-          first = true;
+          it = st.tensors.emplace("momentum_buffer", zero_new ? zeros<C, D>(ps[i].shape()) : Tensor<C, D>(ps[i].shape())).first;
+          first = !zero_new;
         }
         buf = it->second;
       }
@@ -145,14 +164,21 @@ protected:
     }
   }
 
-  /// The same updates, up to SGDGroup's capacity of parameters per launch.
+  /// The same updates, up to SGDGroup's capacity of parameters per launch, skipped on the
+  /// device when *skip != 0 (never when null).
+  void grouped_update(const impl::SGDStepArgs<C>& args, const std::int32_t* skip) {
+    if (this->options().momentum() != 0) grouped_launches<true>(args, skip);
+    else grouped_launches<false>(args, skip);
+  }
+
   template <bool Momentum>
-  void grouped_update(impl::SGDStepArgs<C> args) {
+  void grouped_launches(impl::SGDStepArgs<C> args, const std::int32_t* skip) {
     using Group = impl::SGDGroup<Momentum, T>;
     static_assert(sizeof(Group) < 448, "kt::optim::SGD: the group functor must stay below Kokkos' 512-byte "
                                        "kernel-argument limit (kt/tensor/impl/multi_tensor.hpp)");
     Group f{};
     f.lr = this->device_lr();
+    f.skip = skip;
     args.first = true;
     f.first_k = impl::SGDCoefficients<C>(args);
     args.first = false;
@@ -161,7 +187,7 @@ protected:
       if (f.group.size > 0) impl::multi_tensor_for<D>("kt::optim::SGD::step", f);
       f.group = {};
     };
-    for_each_update(args, [&](std::size_t i, const Tensor<C, D>& buf, bool first) {
+    for_each_update([&](std::size_t i, const Tensor<C, D>& buf, bool first) {
       const int e = f.group.size;
       f.p[e] = this->params()[i].data().data();
       f.g[e] = this->params()[i].grad().data();
@@ -169,7 +195,7 @@ protected:
       f.first[e] = first;
       f.group.add(this->params()[i].numel());
       if (f.group.size == Group::capacity) launch();
-    });
+    }, skip != nullptr);
     launch();
   }
 

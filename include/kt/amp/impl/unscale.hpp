@@ -1,13 +1,12 @@
 #pragma once
-// GradScaler's unscale: one kernel per gradient multiplies it by 1/scale in place (in
-// compute_t<T>, one rounding back to T) and raises a device flag when a result is Inf or NaN.
-// The flag stays on the device until the caller reads it once for all gradients: one
-// device-to-host copy per optimizer step, not one per tensor.
+// GradScaler's unscale: up to 8 gradients per launch are multiplied by 1/scale in place (in
+// compute_t<T>, one rounding back to T), and a result that is Inf or NaN raises two device
+// flags: the optimizer's (its step is skipped) and the iteration's (update() backs off). The
+// reciprocal of the scale is read on the device, so the host never waits for it.
 
 #include "kt/core/dtype.hpp"
-#include "kt/core/impl/parallel_for.hpp"
+#include "kt/tensor/impl/multi_tensor.hpp"
 #include "kt/tensor/impl/ops.hpp"
-#include "kt/tensor/tensor.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -15,21 +14,27 @@
 
 namespace kt::impl {
 
-/// grad *= inv_scale; found (a scalar) = 1 if any product is not finite (never cleared here).
-/// The flag is a kt tensor, so it comes from kt's caching allocator: no device allocation per
-/// step.
-template <class T, class D>
-void unscale_grad(const Tensor<T, D>& grad, double inv_scale, const Tensor<std::int32_t, D>& found) {
+/// g *= *inv_scale for up to 8 gradients; *found = *any_found = 1 on an Inf/NaN product
+/// (never cleared here).
+template <class T>
+struct UnscaleGroup {
   using C = compute_t<T>;
-  const auto g = grad.view();
-  std::int32_t* flag = found.data();
-  const C s = static_cast<C>(inv_scale);
-  parallel_for(D(), "kt::amp::GradScaler::unscale_", grad.numel(), KOKKOS_LAMBDA(std::int64_t i) {
-        const C v = static_cast<C>(g(i)) * s;
-        g(i) = static_cast<T>(v);
-        // Many threads may write the same 1: atomic so the race is defined.
-        if (!op::IsFinite()(v)) Kokkos::atomic_exchange(flag, std::int32_t(1));
-      });
-}
+  static constexpr int capacity = 8;
+  TensorGroup<capacity> group;
+  T* g[capacity];
+  const double* inv_scale;  // 1 / scale in double, rounded once to C (PyTorch's order)
+  std::int32_t* found;
+  std::int32_t* any_found;
+
+  KOKKOS_INLINE_FUNCTION void element(int e, std::int64_t i) const {
+    const C v = static_cast<C>(g[e][i]) * static_cast<C>(*inv_scale);
+    g[e][i] = static_cast<T>(v);
+    // Many threads may write the same 1: atomic so the race is defined.
+    if (!op::IsFinite()(v)) {
+      Kokkos::atomic_exchange(found, std::int32_t(1));
+      Kokkos::atomic_exchange(any_found, std::int32_t(1));
+    }
+  }
+};
 
 }  // namespace kt::impl

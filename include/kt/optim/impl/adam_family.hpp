@@ -11,6 +11,7 @@
 #include "kt/optim/options_optimizer.hpp"
 #include "kt/tensor/factories.hpp"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -92,16 +93,36 @@ protected:
     const AdamHyper h{o.beta1(), o.beta2(), o.weight_decay(), Decoupled};
     const AdamCoefficients<C> k(h, o.eps(), o.maximize());
     if (!o.foreach()) {
-      for_each_update([&](std::size_t i, const ParamMoments& s) {
+      sync_state();  // the host's step counts, after steps the device may have skipped
+      for_each_update(true, [&](std::size_t i, const ParamMoments& s) {
         const auto scalars = adam_step_scalars<C>(h, o.lr(), this->mutable_state(i).step);
         if (o.amsgrad()) adam_kernel<true>(label, this->params()[i].data(), this->params()[i].grad(), s.m, s.v, s.vmax, k, scalars);
         else adam_kernel<false>(label, this->params()[i].data(), this->params()[i].grad(), s.m, s.v, s.vmax, k, scalars);
       });
-    } else if (o.amsgrad()) {
-      grouped_update<true>(label, h, k);
     } else {
-      grouped_update<false>(label, h, k);
+      grouped_update(label, h, k, nullptr);
     }
+  }
+
+  /// On the device when grouped. The host cannot follow the step counts then: sync_state()
+  /// reads them back when asked. A skipped first step leaves zero moments at step 0, which
+  /// the next step treats as a first step.
+  bool update_unless(const std::int32_t* skip) override {
+    const auto& o = this->options();
+    if (!o.foreach()) return false;
+    const char* label = Decoupled ? "kt::optim::AdamW::step" : "kt::optim::Adam::step";
+    KT_PROFILE_REGION(label);
+    const AdamHyper h{o.beta1(), o.beta2(), o.weight_decay(), Decoupled};
+    grouped_update(label, h, AdamCoefficients<C>(h, o.eps(), o.maximize()), skip);
+    host_steps_stale_ = true;
+    return true;
+  }
+
+  void sync_state() const override {
+    if (!host_steps_stale_) return;
+    const auto steps = device_steps_.to_vector();  // a host wait, when the state is asked for
+    for (std::size_t i = 0; i < steps.size(); ++i) this->cached_state(i).step = steps[i];
+    host_steps_stale_ = false;
   }
 
   /// A parameter's moment tensors.
@@ -109,10 +130,10 @@ protected:
     Tensor<C, D> m, v, vmax;
   };
 
-  /// f(i, moments) for every parameter i with a gradient, after counting its step (the state's
-  /// tensors are made, zero, on its first step).
+  /// f(i, moments) for every parameter i with a gradient, after counting its step on the host
+  /// when `count` (the state's tensors are made, zero, on its first step).
   template <class F>
-  void for_each_update(F&& f) {
+  void for_each_update(bool count, F&& f) {
     const auto& ps = this->params();
     const bool amsgrad = this->options().amsgrad();
     for (std::size_t i = 0; i < ps.size(); ++i) {
@@ -124,16 +145,22 @@ protected:
         return it->second;
       };
       ParamMoments moments{tensor("exp_avg"), tensor("exp_avg_sq"), amsgrad ? tensor("max_exp_avg_sq") : Tensor<C, D>()};
-      st.step += 1;
+      if (count) st.step += 1;
       f(i, moments);
     }
   }
 
   /// The same updates, up to AdamGroup's capacity of parameters per launch, each launch after
   /// a small one that counts the step on the device (the step counts and the learning rate
-  /// live there, so a captured step replays as the eager one runs).
+  /// live there, so a captured step replays as the eager one runs); all skipped on the device
+  /// when *skip != 0 (never when null).
+  void grouped_update(const char* label, const AdamHyper& h, const AdamCoefficients<C>& k, const std::int32_t* skip) {
+    if (this->options().amsgrad()) grouped_launches<true>(label, h, k, skip);
+    else grouped_launches<false>(label, h, k, skip);
+  }
+
   template <bool AmsGrad>
-  void grouped_update(const char* label, const AdamHyper& h, const AdamCoefficients<C>& k) {
+  void grouped_launches(const char* label, const AdamHyper& h, const AdamCoefficients<C>& k, const std::int32_t* skip) {
     using Group = AdamGroup<AmsGrad, T>;
     static_assert(sizeof(Group) < 448, "kt::optim::Adam: the group functor must stay below Kokkos' 512-byte "
                                        "kernel-argument limit (kt/tensor/impl/multi_tensor.hpp)");
@@ -151,16 +178,18 @@ protected:
     Group f{};
     f.k = k;
     f.scalars = reinterpret_cast<const AdamStepScalars<C>*>(device_scalars_.data());
+    f.skip = skip;
     std::int64_t slots[Group::capacity];
     std::vector<std::size_t> counted;  // the parameters whose host step count a replay advances
     const auto launch = [&] {
       if (f.group.size == 0) return;
       adam_advance<T, D>("kt::optim::Adam::count_step", slots, f.group.size, device_steps_.data(),
-                         reinterpret_cast<AdamStepScalars<C>*>(device_scalars_.data()), this->device_lr(), h);
+                         reinterpret_cast<AdamStepScalars<C>*>(device_scalars_.data()), this->device_lr(), h, skip);
       multi_tensor_for<D>(label, f);
       f.group = {};
     };
-    for_each_update([&](std::size_t i, const ParamMoments& s) {
+    const bool host_counts = skip == nullptr;  // a skip is decided on the device: sync_state() reads the counts
+    for_each_update(host_counts, [&](std::size_t i, const ParamMoments& s) {
       const int e = f.group.size;
       f.p[e] = this->params()[i].data().data();
       f.g[e] = this->params()[i].grad().data();
@@ -174,7 +203,7 @@ protected:
       if (f.group.size == Group::capacity) launch();
     });
     launch();
-    if (active_capture() != nullptr)
+    if (host_counts && active_capture() != nullptr)
       on_replay([this, counted] {
         for (std::size_t i : counted) this->mutable_state(i).step += 1;
       });
@@ -189,21 +218,25 @@ protected:
     return {"exp_avg", "exp_avg_sq"};
   }
 
-  /// A state is empty, or has taken steps and holds every moment this optimizer uses.
+  /// A state is empty or holds every moment this optimizer uses (at step 0 when a loss
+  /// scaler skipped the parameter's first step on the device: the moments are zero then).
   void check_state(std::size_t i, const typename optim::Optimizer<T, D>::state_type& s) const override {
     optim::Optimizer<T, D>::check_state(i, s);
-    if (s.empty()) return;
+    if (s.tensors.empty()) {
+      KT_REQUIRE(s.step == 0, this->name(), ": the state of parameter ", i, " has step ", s.step,
+                 " but no moment tensors");
+      return;
+    }
     for (const auto& n : state_names())
       KT_REQUIRE(s.has(n), this->name(), ": the state of parameter ", i, " (step ", s.step,
                  ") lacks the tensor \"", n, "\"");
-    KT_REQUIRE(s.step > 0, this->name(), ": the state of parameter ", i,
-               " has moment tensors but step 0 (expected >= 1)");
   }
 
 private:
   Tensor<std::int64_t, D> device_steps_;  // per parameter; the host's ParamState::step mirrors it
   Tensor<C, D> device_scalars_;           // per parameter: its AdamStepScalars of the last step
   bool steps_on_device_ = false;
+  mutable bool host_steps_stale_ = false;  // a step decided on the device ran since the host last counted
 };
 
 }  // namespace kt::impl

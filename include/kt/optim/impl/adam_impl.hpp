@@ -119,9 +119,11 @@ struct AdamGroup {
   C* vmax[capacity];
   int slot[capacity];  // the parameter's index: its scalars are scalars[slot]
   const AdamStepScalars<C>* scalars;
+  const std::int32_t* skip;  // the update is skipped when *skip != 0 (none when null)
   AdamCoefficients<C> k;
 
   KOKKOS_INLINE_FUNCTION void element(int e, std::int64_t i) const {
+    if (skip != nullptr && *skip != 0) return;
     adam_element<AmsGrad>(p[e][i], g[e][i], m[e][i], v[e][i], AmsGrad ? vmax[e] + i : nullptr, k, scalars[slot[e]]);
   }
 };
@@ -133,14 +135,17 @@ struct AdamSlots {
 };
 
 /// Counts a step for the parameters in `slots` and writes their step scalars, on the device:
-/// steps[slot] += 1, scalars[slot] = adam_step_scalars(steps[slot]) with the device's lr.
+/// steps[slot] += 1, scalars[slot] = adam_step_scalars(steps[slot]) with the device's lr —
+/// unless *skip != 0 (never when skip is null).
 template <class T, class D>
 void adam_advance(const char* label, const std::int64_t* slots_begin, int count, std::int64_t* steps,
-                  AdamStepScalars<compute_t<T>>* scalars, const double* lr, const AdamHyper& h) {
+                  AdamStepScalars<compute_t<T>>* scalars, const double* lr, const AdamHyper& h,
+                  const std::int32_t* skip) {
   using C = compute_t<T>;
   AdamSlots<AdamGroup<false, T>::capacity> slots{};  // by value into the kernel
   for (int e = 0; e < count; ++e) slots.s[e] = slots_begin[e];
   parallel_for(D(), label, count, KOKKOS_LAMBDA(std::int64_t e) {
+    if (skip != nullptr && *skip != 0) return;
     const std::int64_t j = slots.s[e];
     steps[j] += 1;
     scalars[j] = adam_step_scalars<C>(h, *lr, steps[j]);

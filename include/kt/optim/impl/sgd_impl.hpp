@@ -11,6 +11,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+
 namespace kt::impl {
 
 /// The hyperparameters of one SGD update, in the compute type (copied into the kernel).
@@ -82,7 +84,8 @@ void sgd_step(const Tensor<T, D>& param, const Tensor<T, D>& grad, const Tensor<
 }
 
 /// Up to 8 parameters' updates in one launch; the learning rate is read on the device
-/// (`lr`, one double), so a captured step follows set_lr() between replays.
+/// (`lr`, one double), so a captured step follows set_lr() between replays, and so is the
+/// flag that skips the update (kt::amp::GradScaler's Inf/NaN check).
 template <bool Momentum, class T>
 struct SGDGroup {
   using C = compute_t<T>;
@@ -93,9 +96,11 @@ struct SGDGroup {
   C* b[capacity];
   bool first[capacity];
   const double* lr;
+  const std::int32_t* skip;  // the update is skipped when *skip != 0 (none when null)
   SGDCoefficients<C> first_k, later_k;
 
   KOKKOS_INLINE_FUNCTION void element(int e, std::int64_t k) const {
+    if (skip != nullptr && *skip != 0) return;
     const C neg_lr = static_cast<C>(-*lr);
     sgd_element<Momentum>(p[e][k], g[e][k], Momentum ? b[e] + k : nullptr, first[e] ? first_k : later_k, first[e],
                           neg_lr);
