@@ -26,15 +26,29 @@ struct UnscaleGroup {
   std::int32_t* found;
   std::int32_t* any_found;
 
-  KOKKOS_INLINE_FUNCTION void element(int e, std::int64_t i) const {
-    const C v = static_cast<C>(g[e][i]) * static_cast<C>(*inv_scale);
-    g[e][i] = static_cast<T>(v);
-    // Many threads may write the same 1: atomic so the race is defined.
+  /// One gradient element; many threads may write the same 1: atomic so the race is defined.
+  static KOKKOS_INLINE_FUNCTION void unscale(T& g, C inv_scale, std::int32_t* found, std::int32_t* any_found) {
+    const C v = static_cast<C>(g) * inv_scale;
+    g = static_cast<T>(v);
     if (!op::IsFinite()(v)) {
       Kokkos::atomic_exchange(found, std::int32_t(1));
       Kokkos::atomic_exchange(any_found, std::int32_t(1));
     }
   }
+
+  KOKKOS_INLINE_FUNCTION void element(int e, std::int64_t i) const {
+    unscale(g[e][i], static_cast<C>(*inv_scale), found, any_found);
+  }
+
+  /// Tensor e with the reciprocal as a value (host devices: kt/tensor/impl/multi_tensor.hpp).
+  struct Bound {
+    T* g;
+    C inv_scale;
+    std::int32_t *found, *any_found;
+    bool skip;
+    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const { unscale(g[i], inv_scale, found, any_found); }
+  };
+  Bound bind(int e) const { return {g[e], static_cast<C>(*inv_scale), found, any_found, false}; }
 };
 
 }  // namespace kt::impl

@@ -126,6 +126,20 @@ struct AdamGroup {
     if (skip != nullptr && *skip != 0) return;
     adam_element<AmsGrad>(p[e][i], g[e][i], m[e][i], v[e][i], AmsGrad ? vmax[e] + i : nullptr, k, scalars[slot[e]]);
   }
+
+  /// Tensor e with its scalars as values (host devices: kt/tensor/impl/multi_tensor.hpp).
+  struct Bound {
+    T* p;
+    const T* g;
+    C *m, *v, *vmax;
+    AdamCoefficients<C> k;
+    AdamStepScalars<C> s;
+    bool skip;
+    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+      adam_element<AmsGrad>(p[i], g[i], m[i], v[i], AmsGrad ? vmax + i : nullptr, k, s);
+    }
+  };
+  Bound bind(int e) const { return {p[e], g[e], m[e], v[e], vmax[e], k, scalars[slot[e]], skip != nullptr && *skip != 0}; }
 };
 
 /// The parameter indices of one group (nvcc refuses a function-local type in a device lambda).

@@ -105,6 +105,23 @@ struct SGDGroup {
     sgd_element<Momentum>(p[e][k], g[e][k], Momentum ? b[e] + k : nullptr, first[e] ? first_k : later_k, first[e],
                           neg_lr);
   }
+
+  /// Tensor e with its scalars as values (host devices: kt/tensor/impl/multi_tensor.hpp).
+  struct Bound {
+    T* p;
+    const T* g;
+    C* b;
+    SGDCoefficients<C> k;
+    bool first;
+    C neg_lr;
+    bool skip;
+    KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+      sgd_element<Momentum>(p[i], g[i], Momentum ? b + i : nullptr, k, first, neg_lr);
+    }
+  };
+  Bound bind(int e) const {
+    return {p[e], g[e], b[e], first[e] ? first_k : later_k, first[e], static_cast<C>(-*lr), skip != nullptr && *skip != 0};
+  }
 };
 
 }  // namespace kt::impl
