@@ -415,6 +415,14 @@ int run(Config c, const std::string& summary_path, const Ranks& ranks) {
     std::printf("Nothing to train: the run resumed from %s had finished %d epochs already\n", c.resume.c_str(), first_epoch);
     return 0;
   }
+  // Which back-ends ran the matrix products (kt passes over a BLAS whose kernels are narrower than its own).
+  const auto gemm = kt::tuning::stats();
+  out << "matrix products: blas " << gemm.blas_calls << ", kt kernel " << gemm.kokkos_calls << ", eigen "
+      << gemm.eigen_calls << ", cublas " << gemm.cublas_calls
+      << (gemm.blas_core.empty() ? std::string()
+                                 : " (OpenBLAS core " + gemm.blas_core +
+                                       (gemm.blas_bypassed ? ": narrower than kt's kernel here, passed over)" : ")"))
+      << "\n";
   out << format("Final test accuracy %.1f%% after %d epoch%s, training time %.1f s\n",
                 100.0 * results.back().test_accuracy, c.epochs, c.epochs == 1 ? "" : "s", training_seconds)
       << std::flush;

@@ -10,6 +10,7 @@
 ///
 /// Without benchmark mode a size-based heuristic picks the back-end and the thread count.
 
+#include "kt/backend/impl/blas_core.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
 
 #include <mutex>
@@ -28,10 +29,19 @@ inline bool benchmark() { return kt::impl::TuningState::instance().benchmark; }
 inline void set_deterministic(bool on) { kt::impl::TuningState::instance().deterministic = on; }
 inline bool deterministic() { return kt::impl::TuningState::instance().deterministic; }
 
+/// What tuning has done, which back-ends ran the products, and what kt knows of the BLAS.
 inline Stats stats() {
   auto& state = kt::impl::TuningState::instance();
   std::lock_guard<std::mutex> lock(state.mutex);
-  return state.stats;
+  Stats s = state.stats;
+  const auto calls = [&](GemmBackend b) { return state.calls[static_cast<int>(b)].load(); };
+  s.blas_calls = calls(GemmBackend::Blas);
+  s.eigen_calls = calls(GemmBackend::Eigen);
+  s.kokkos_calls = calls(GemmBackend::Kokkos);
+  s.cublas_calls = calls(GemmBackend::Cublas);
+  s.blas_core = kt::impl::blas_core().name;
+  s.blas_bypassed = kt::impl::blas_core().bypassed;
+  return s;
 }
 
 /// Every cached decision.
@@ -44,12 +54,13 @@ inline std::vector<Entry> entries() {
   return out;
 }
 
-/// Forgets every decision and zeroes the statistics (the next calls tune again).
+/// Forgets every decision and zeroes the counts (the next calls tune again).
 inline void clear() {
   auto& state = kt::impl::TuningState::instance();
   std::lock_guard<std::mutex> lock(state.mutex);
   state.cache.clear();
   state.stats = Stats{};
+  for (auto& c : state.calls) c = 0;
 }
 
 }  // namespace kt::tuning

@@ -13,6 +13,13 @@ struct Stats {
   std::uint64_t tuned = 0;           ///< problems tuned (one per distinct key)
   std::uint64_t candidate_runs = 0;  ///< timed candidate executions while tuning
   std::uint64_t reused = 0;          ///< calls served by a cached winner
+  /// Products run by each back-end (every call, tuned or not; k = 0 and empty ones excluded).
+  std::uint64_t blas_calls = 0, eigen_calls = 0, kokkos_calls = 0, cublas_calls = 0;
+  /// The linked BLAS's kernel family as OpenBLAS names it ("Haswell", "SkylakeX", "Prescott";
+  /// empty without OpenBLAS), and whether kt passes over it for its own kernel, whose vector
+  /// units are wider on this CPU (kt/backend/impl/blas_core.hpp).
+  std::string blas_core;
+  bool blas_bypassed = false;
 };
 
 /// One cached decision, for inspection (`kt::tuning::entries()`).

@@ -49,7 +49,9 @@ template <class Exec, class T, class C>
 void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptions& options) {
   if (p.empty()) return;
   if (p.k == 0) return scale_c(exec, p);
-  run_gemm_choice(exec, p, choose_gemm(exec, p, options));
+  const GemmChoice choice = choose_gemm(exec, p, options);
+  TuningState::instance().calls[static_cast<int>(choice.backend)].fetch_add(1, std::memory_order_relaxed);
+  run_gemm_choice(exec, p, choice);
 }
 
 }  // namespace kt::impl

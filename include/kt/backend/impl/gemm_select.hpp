@@ -3,6 +3,7 @@
 // timing of every candidate on the first call per key (kt/backend/tuning.hpp).
 
 #include "kt/backend/gemm_problem.hpp"
+#include "kt/backend/impl/blas_core.hpp"
 #include "kt/backend/impl/gemm_blas.hpp"
 #include "kt/backend/impl/gemm_eigen.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
@@ -66,7 +67,8 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
 /// (below that a fork-join costs more than the second thread saves: 64³ is 1.45x faster on 2
 /// threads, 32x512x10 the same). Host float products go to BLAS when kt has one — threaded by
 /// kt on its own pool, it won at every MLP shape, skinny ones included (256x512x10, k = 10:
-/// 20.9 µs vs Eigen's 41; 10x512x256: 14.8 vs 43) — else to Eigen, else to kt's kernel.
+/// 20.9 µs vs Eigen's 41; 10x512x256: 14.8 vs 43) — unless that BLAS runs kernels narrower
+/// than kt's on this CPU (kt/backend/impl/blas_core.hpp) — else to Eigen, else to kt's kernel.
 /// Host 16-bit products go to kt's kernel, which widens the operands while packing them: the
 /// libraries need fp32 copies first, a memory-bound pass that cost 9% of a bf16 training step
 /// (784-512-512-10/b256 on a Zen 4; 2 threads, GFLOP/s, kt / widened OpenBLAS: 256x512x784 NT
@@ -79,7 +81,10 @@ GemmChoice gemm_heuristic(const GemmProblem<T, C>& p, int concurrency) {
     return {GemmBackend::Cublas, concurrency, 0};
   } else {
     if constexpr (host_library_ok_v<Exec, T>) {
-      if (have_blas_gemm) return {GemmBackend::Blas, threads, 0};
+      if (have_blas_gemm) {
+        if (!blas_core().bypassed) return {GemmBackend::Blas, threads, 0};
+        return {GemmBackend::Kokkos, threads, 0};  // kt's kernel, wider on this CPU
+      }
       if (have_eigen_gemm) return {GemmBackend::Eigen, threads, 0};
     }
     return {GemmBackend::Kokkos, threads, 0};

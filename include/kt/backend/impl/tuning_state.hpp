@@ -59,6 +59,7 @@ struct TuningState {
   std::atomic<bool> deterministic{false};
   std::mutex mutex;  // guards stats and the cache
   tuning::Stats stats;
+  std::atomic<std::uint64_t> calls[5] = {};  // products run, by GemmBackend (lock-free: every call counts)
   std::unordered_map<TuningKey, GemmChoice, TuningKeyHash> cache;
   static TuningState& instance() {
     static TuningState* state = new TuningState();  // leaked: usable during static destruction
