@@ -196,3 +196,18 @@ TEST_CASE_TEMPLATE("kt::StepGraph: 1,000 replays allocate nothing", D, KT_DEVICE
   CHECK(after.allocated == before.allocated);
   CHECK(std::isfinite(loss.item()));
 }
+
+TEST_CASE_TEMPLATE("kt::StepGraph refuses a loss scaler whose optimizer reads the flag on the host", D, KT_DEVICES) {
+  kt::Var<float, D> w(kt::from_host<float, D>({1.0f, 2.0f}, {2}), true);
+  kt::optim::SGD<float, D> opt(std::vector<kt::Var<float, D>>{w}, kt::optim::SGDOptions(0.1).foreach(false));
+  kt::amp::GradScaler scaler;
+  auto step = kt::make_step_graph<D>([&](const kt::Tensor<float, D>& x) {
+    opt.zero_grad();
+    scaler.scale(kt::sum(w * kt::Var<float, D>(x))).backward();
+    scaler.step(opt);
+    scaler.update();
+  });
+  const std::string e = kt_test::error_of([&] { step(kt::from_host<float, D>({1.0f, 1.0f}, {2})); });
+  CHECK(e.find("kt::optim::SGD::step_unless (what kt::amp::GradScaler::step calls): this step reads the Inf/NaN "
+               "flag on the host (foreach(false)") == 0);
+}

@@ -104,8 +104,9 @@ public:
     require_gradient("step");
     if (update_unless(found_inf.data())) return;
     KT_REQUIRE(impl::active_capture() == nullptr, name(), "::step_unless (what kt::amp::GradScaler::step calls): "
-               "this step reads the Inf/NaN flag on the host (a parameter's first step, or foreach(false)), which a "
-               "captured step cannot do: take a first step before capturing, with foreach(true)");
+               "this step reads the Inf/NaN flag on the host (foreach(false), an optimizer without a grouped form, or "
+               "SGD with dampening at a parameter's first step), which a captured step cannot do: use foreach(true), "
+               "or take a first step before capturing");
     if (found_inf.item() == 0) update();
   }
 
