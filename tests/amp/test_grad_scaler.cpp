@@ -212,3 +212,22 @@ TEST_CASE("a GradScaler serves the device it was first used on") {
         "kt::amp::GradScaler::scale: this scaler keeps its scale on Serial, not on OpenMP: use one GradScaler per device");
 }
 #endif
+
+TEST_CASE_TEMPLATE("a copied GradScaler scales on its own from the same state", D, KT_DEVICES) {
+  Problem<D> p;
+  kt::amp::GradScaler a(kt::amp::GradScalerOptions().init_scale(8).growth_interval(1));
+  p.opt.zero_grad();
+  a.scale(p.loss({1, 1, 1})).backward();
+  a.step(p.opt);
+  a.update();  // 16
+  kt::amp::GradScaler b = a;
+  CHECK(b.get_scale() == 16.0);
+  p.opt.zero_grad();
+  b.scale(p.loss({1, 1, 1})).backward();
+  b.step(p.opt);
+  b.update();  // b: 32, a unchanged
+  CHECK(b.get_scale() == 32.0);
+  CHECK(a.get_scale() == 16.0);
+  a = b;
+  CHECK(a.get_scale() == 32.0);
+}

@@ -65,6 +65,17 @@ public:
   explicit GradScaler(const GradScalerOptions& options = {}) : enabled_(options.enabled()) {
     load_state_dict({options.init_scale(), options.growth_factor(), options.backoff_factor(), options.growth_interval(), 0});
   }
+  /// A copy scales on its own from the same state (`copy.deepcopy(scaler)`).
+  GradScaler(const GradScaler& other)
+      : enabled_(other.enabled_), state_(other.state_), store_(other.store_ ? other.store_->clone() : nullptr),
+        per_optimizer_(other.per_optimizer_) {}
+  GradScaler& operator=(const GradScaler& other) {
+    if (this != &other) *this = GradScaler(other);
+    return *this;
+  }
+  GradScaler(GradScaler&&) noexcept = default;
+  GradScaler& operator=(GradScaler&&) noexcept = default;
+  ~GradScaler() = default;
 
   bool is_enabled() const { return enabled_; }
   /// The current scale (1 when disabled, as PyTorch); the host waits for the device's value.

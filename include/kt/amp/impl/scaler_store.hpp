@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -35,6 +36,8 @@ public:
   virtual void write(double scale, std::int64_t growth_tracker) = 0;
   /// update()'s rule on the device, then a new iteration (flags cleared).
   virtual void update(const amp::GradScalerState& hyper) = 0;
+  /// A deep copy (a copied GradScaler scales on its own).
+  virtual std::unique_ptr<ScalerStoreBase> clone() const = 0;
 };
 
 template <class D>
@@ -45,6 +48,15 @@ public:
   ScalerStore(double scale, std::int64_t growth_tracker) { write(scale, growth_tracker); }
 
   std::string device() const override { return device_name<D>(); }
+
+  std::unique_ptr<ScalerStoreBase> clone() const override {
+    auto copy = std::make_unique<ScalerStore>(*this);
+    copy->numbers_ = numbers_.clone();
+    copy->scale_f_ = scale_f_.clone();
+    copy->any_found_ = any_found_.clone();
+    for (auto& kv : copy->found_) kv.second = kv.second.clone();
+    return copy;
+  }
 
   std::pair<double, std::int64_t> read() const override {
     const auto v = numbers_.to_vector();
