@@ -97,9 +97,9 @@ public:
   }
 
   /// step() unless `found_inf` (a flag on the device, e.g. kt::amp::GradScaler's Inf/NaN
-  /// check) is nonzero. SGD, Adam and AdamW in their grouped form decide on the device, with
-  /// no host wait (once every parameter has its state); other optimizers read the flag on the
-  /// host.
+  /// check) is nonzero. SGD, Adam and AdamW in their grouped form (foreach, the default)
+  /// decide on the device, with no host wait — SGD with dampening only once every parameter
+  /// has its momentum buffer; other optimizers read the flag on the host.
   void step_unless(const Tensor<std::int32_t, D>& found_inf) {
     require_gradient("step");
     if (update_unless(found_inf.data())) return;
