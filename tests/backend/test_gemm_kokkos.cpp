@@ -242,6 +242,49 @@ TEST_CASE("gemm_kokkos results are bit-identical on OpenMP and Serial") {
 }
 #endif
 
+#if defined(KOKKOS_ENABLE_SERIAL)
+TEST_CASE_TEMPLATE("the small-product path gives the packed host kernel's bits", T, float, double) {
+  // kt/backend/impl/gemm_host_small.hpp reads operands unpacked on the calling thread; it must
+  // form the same sums as gemm_kokkos_host, which runs the same products on any thread count.
+  struct Shape3 {
+    i64 m, n, k;
+  };
+  // A small MLP step's products (32x64x64 NT, 32x10x64 NT, 64x64x32 TN, 32x64x10 NN, ...) and
+  // micro-tile edges in every dimension.
+  const Shape3 shapes[] = {{32, 64, 64}, {32, 10, 64}, {64, 64, 32}, {10, 64, 32}, {32, 64, 10},
+                           {1, 1, 1},    {13, 17, 5},  {25, 33, 100}, {7, 48, 300}};
+  std::uint64_t seed = 500;
+  for (int t = 0; t < 8; ++t)
+    for (const Shape3& s : shapes) {
+      const bool ta = t & 1, tb = t & 2, accumulate = t & 4;
+      CAPTURE(ta);
+      CAPTURE(tb);
+      CAPTURE(s.m);
+      CAPTURE(s.n);
+      CAPTURE(s.k);
+      Operands<T, Kokkos::DefaultHostExecutionSpace> ops(ta, tb, s.m, s.n, s.k, 2, (s.m + s.k) % 3, false, false,
+                                                         seed += 3);
+      const double alpha = accumulate ? -0.75 : 1.0, beta = accumulate ? 0.5 : 0.0;
+      auto p = ops.problem(alpha, beta);
+      REQUIRE(kt::impl::gemm_host_small_fits(p));
+      const auto c0 = ops.c.to_vector();
+      kt::impl::gemm_host_small(p);
+      const auto small = ops.c.to_vector();
+      CHECK(kt_test::all_close(small, ops.reference(c0, alpha, beta), kt_test::tolerance<T>() * (1.0 + s.k / 64.0)));
+      std::memcpy(ops.c.data(), c0.data(), c0.size() * sizeof(T));
+      kt::impl::gemm_kokkos_host(Kokkos::Serial(), p);
+      const auto packed = ops.c.to_vector();
+      CHECK(std::memcmp(small.data(), packed.data(), small.size() * sizeof(T)) == 0);
+    }
+  // Larger operands take the packed kernel: op(B) over 16 Ki elements, or op(A) over 64 Ki.
+  kt::GemmProblem<T> big;
+  big.m = 32, big.n = 256, big.k = 128;
+  CHECK_FALSE(kt::impl::gemm_host_small_fits(big));
+  big.m = 1024, big.n = 64, big.k = 128;
+  CHECK_FALSE(kt::impl::gemm_host_small_fits(big));
+}
+#endif
+
 TEST_CASE("kt::gemm errors name the bad argument and its value") {
   using D = kt::DefaultDevice;
   const auto buf = kt::zeros<float, D>({64});

@@ -6,7 +6,8 @@
 ///
 /// Design (Goto/BLIS blocking):
 ///  - Host spaces (one thread per team): kt/backend/impl/gemm_kokkos_host.hpp, GotoBLAS' loop
-///    order over large blocks of C, op(B) packed once per block.
+///    order over large blocks of C, op(B) packed once per block; small fp32/fp64 products on
+///    one thread: kt/backend/impl/gemm_host_small.hpp, on the calling thread, unpacked.
 ///  - GPUs, below: the league runs over batch x (m/mc) x (n/nc) tiles of C; one team owns one
 ///    C tile. For each K block of KC, the team packs op(A) (mc x kc) and op(B) (kc x nc) into
 ///    team scratch, converted to the accumulation type, as "micro-panels": MR rows (NR
@@ -23,6 +24,7 @@
 ///    kernel forms the same sums).
 
 #include "kt/backend/gemm_problem.hpp"
+#include "kt/backend/impl/gemm_host_small.hpp"
 #include "kt/backend/impl/gemm_kokkos_host.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"
 #include "kt/core/dtype.hpp"
@@ -147,8 +149,18 @@ template <class Exec, class T, class C>
 void gemm_kokkos(const Exec& exec, const GemmProblem<T, C>& p) {
   KT_PROFILE_REGION("kt::gemm_kokkos");
   if (p.empty() || p.k == 0) return;
-  if constexpr (GemmTiles<Exec, gemm_acc_t<T>>::team_size == 1) gemm_kokkos_host(exec, p);
-  else gemm_kokkos_tiled(exec, p);
+  if constexpr (GemmTiles<Exec, gemm_acc_t<T>>::team_size == 1) {
+    if constexpr (std::is_same_v<T, C> && std::is_floating_point_v<T>) {
+      if (exec.concurrency() == 1 && gemm_host_small_fits(p)) {
+        exec.fence();  // the calling thread runs it: earlier work on exec must be done
+        gemm_host_small(p);
+        return;
+      }
+    }
+    gemm_kokkos_host(exec, p);
+  } else {
+    gemm_kokkos_tiled(exec, p);
+  }
 }
 
 }  // namespace kt::impl

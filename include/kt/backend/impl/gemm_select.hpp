@@ -6,6 +6,7 @@
 #include "kt/backend/impl/blas_core.hpp"
 #include "kt/backend/impl/gemm_blas.hpp"
 #include "kt/backend/impl/gemm_eigen.hpp"
+#include "kt/backend/impl/gemm_host_small.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
@@ -76,18 +77,21 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
 /// Figures behind these choices: docs/performance.md.
 template <class Exec, class T, class C>
 GemmChoice gemm_heuristic(const GemmProblem<T, C>& p, int concurrency) {
-  const int threads = p.flops() < 0.5e6 ? 1 : concurrency;
   if constexpr (is_cuda_v<Exec>) {
     return {GemmBackend::Cublas, concurrency, 0};
   } else {
+    const int threads = p.flops() < 0.5e6 ? 1 : concurrency;
+    // kt's kernel on one thread reads small operands unpacked (gemm_host_small.hpp), which
+    // moves its crossover up to ~1 MFLOP: 64^3 is faster on one thread, 128^3 on two.
+    const auto kokkos_threads = [&] { return gemm_host_small_fits(p) && p.flops() < 1e6 ? 1 : threads; };
     if constexpr (host_library_ok_v<Exec, T>) {
       if (have_blas_gemm) {
         if (!blas_core().bypassed) return {GemmBackend::Blas, threads, 0};
-        return {GemmBackend::Kokkos, threads, 0};  // kt's kernel, wider on this CPU
+        return {GemmBackend::Kokkos, kokkos_threads(), 0};  // kt's kernel, wider on this CPU
       }
       if (have_eigen_gemm) return {GemmBackend::Eigen, threads, 0};
     }
-    return {GemmBackend::Kokkos, threads, 0};
+    return {GemmBackend::Kokkos, kokkos_threads(), 0};
   }
 }
 
