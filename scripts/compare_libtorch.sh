@@ -46,9 +46,11 @@ for ((r = 1; r <= rounds; ++r)); do
     out=$(KT_BLAS_NOTICE=0 "$build/bench/bench_train" --threads="$threads" --benchmark_filter="$filter" 2>&1)
     version=$(sed -n 's/^libtorch: \([^,]*\),.*/\1/p' <<<"$out" | head -1)
     [ "$r" -eq 1 ] && echo "$build: LibTorch ${version:-not built in}"
+    # ms/step from the samples/s columns (4 digits where the table prints 3 decimals)
     grep -E '^\| [0-9]' <<<"$out" | awk -F'|' -v v="${version:-none}" -v r="$r" '$7 !~ /—/ {
-      gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/^ +| +$/, "", $4); gsub(/ /, "", $5); gsub(/ /, "", $7)
-      printf "round %d, LibTorch %s: %s b%s %s: LibTorch %s ms, kt %s ms\n", r, v, $2, $3, $4, $5, $7 }' | tee -a "$rows"
+      gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/^ +| +$/, "", $4)
+      lt = $6 ~ /—/ ? "—" : sprintf("%.4g", 1e3 * $3 / $6); kt = sprintf("%.4g", 1e3 * $3 / $8)
+      printf "round %d, LibTorch %s: %s b%s %s: LibTorch %s ms, kt %s ms\n", r, v, $2, $3, $4, lt, kt }' | tee -a "$rows"
   done
 done
 echo "medians over $rounds rounds (ms/step):"
@@ -64,7 +66,7 @@ awk '{
 } END {
   for (i = 1; i <= keys; ++i) {
     key = order[i]; lt = med(L, key, n[key]); kt = med(K, key, n[key])
-    if (lt > 0) printf "  %s: LibTorch %.3f, kt %.3f: LibTorch / kt = %.2f\n", key, lt, kt, lt / kt
-    else printf "  %s: kt %.3f\n", key, kt
+    if (lt > 0) printf "  %s: LibTorch %.4g, kt %.4g: LibTorch / kt = %.2f\n", key, lt, kt, lt / kt
+    else printf "  %s: kt %.4g\n", key, kt
   }
 }' "$rows"
