@@ -1,4 +1,4 @@
-// In-kernel inference (issue 14): a 64-64-64-10 ReLU MLP evaluated on 32 and 1,048,576 points
+// In-kernel inference: a 64-64-64-10 ReLU MLP evaluated on 32 and 1,048,576 points
 // (fp32, row-major [point][64] in, [point][10] out), on the host devices, by
 //   evaluator     kt::nn::MLPEvaluator's per-thread call, one point per iteration of a user
 //                 Kokkos::parallel_for (RangePolicy over the points)
@@ -10,7 +10,7 @@
 //   handwritten_t the same with transposed [in][out] weights, outputs innermost (vectorisable)
 //   evaluator_bf16 / _fp16  the per-thread call with 16-bit weights
 // Every call fences; µs per call and points/s, then a summary with the ratios vs the
-// hand-written loop, and vs LibTorch and RLtools figures quoted from issue 14 (measured
+// hand-written loop, and vs published LibTorch and RLtools figures for this network (measured
 // elsewhere, on an AVX-512 machine: reference, not measured here).
 //
 //   OMP_PROC_BIND=false OMP_PLACES=threads build/bench/bench_evaluator
@@ -30,7 +30,7 @@ namespace {
 
 constexpr int kIn = 64, kHidden = 64, kOut = 10;
 constexpr double kFlopsPerPoint = 2.0 * (kIn * kHidden + kHidden * kHidden + kHidden * kOut);
-constexpr double kLibTorchUs = 17.0, kRLtoolsUs = 8.1;  // batch 32, issue 14 (not measured here)
+constexpr double kLibTorchUs = 17.0, kRLtoolsUs = 8.1;  // batch 32, quoted (not measured here)
 constexpr std::int64_t kLarge = 1 << 20;
 /// 32 and 1 M points; a smoke run (the test suite's) takes 4096 instead of 1 M: the scalar
 /// hand-written loop and the fp16 variant need seconds per call there.
@@ -242,7 +242,7 @@ void summary_space(const kt_bench::Results& r) {
 void summary(const kt_bench::Results& r) {
   std::printf("\n## Summary: 64-64-64-10 ReLU MLP, fp32 in/out (medians when --benchmark_repetitions > 1)\n");
   std::printf("ratios > 1: faster than the reference. * LibTorch 0.017 ms and RLtools 0.0081 ms at batch 32 are the "
-              "figures quoted in issue 14 (an AVX-512 machine): reference, not measured here.\n");
+              "figures quoted from elsewhere (an AVX-512 machine): reference, not measured here.\n");
   summary_space<Kokkos::DefaultHostExecutionSpace>(r);
 #if defined(KOKKOS_ENABLE_SERIAL)
   if (!std::is_same_v<Kokkos::DefaultHostExecutionSpace, Kokkos::Serial>) summary_space<Kokkos::Serial>(r);
@@ -267,7 +267,7 @@ void summary(const kt_bench::Results& r) {
   const std::int64_t large = points().back();
   const double ratio = r.counter(bench_name(host, large, "evaluator"), "points/s") /
                        r.counter(bench_name(host, large, "handwritten"), "points/s");
-  std::printf("\nTargets (issue 14):\n");
+  std::printf("\nTargets:\n");
   if (best_name.empty()) std::printf("- 32 points in <= 6 µs: not run (filtered out)\n");
   else std::printf("- 32 points in <= 6 µs: best %.2f µs (%s) %s [%s]\n", best, best_name.c_str(),
                    best <= 6.0 ? "MET" : "MISSED", all.c_str());

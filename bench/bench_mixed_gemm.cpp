@@ -6,7 +6,7 @@
 // 16 <-> 32-bit conversion throughput of Tensor::to<dtype>() (GB/s of 16-bit data).
 // In a Cuda build, also on the GPU through kt's heuristic (cuBLAS GemmEx, fp32 compute) and
 // kt's own Kokkos kernel: fp32, and bfloat16 / half with a 16-bit or an fp32 C, at 4096^3
-// (issue 12's target: 16-bit >= 3x fp32) and the MLP's layer-1 shape.
+// (target: 16-bit >= 3x fp32) and the MLP's layer-1 shape.
 //
 //   OMP_PROC_BIND=false OMP_PLACES=threads build/bench/bench_mixed_gemm
 //

@@ -19,7 +19,7 @@
 # links statically, host code for -march=x86-64-v3 so that any x86-64 host with AVX2 runs it)
 # and find CUDA's runtime, cuBLAS and NCCL there (their folders go on LD_LIBRARY_PATH); the
 # other shared libraries (OpenBLAS, MPI, ...) travel in BUNDLE/lib. Every step has a time
-# limit, so one hang costs minutes, not the lease. GPU architecture: scripts/setup.sh
+# limit, so one hang costs minutes, not the whole device time. GPU architecture: scripts/setup.sh
 # --cuda=ARCH (default HOPPER90).
 set -uo pipefail
 
@@ -28,7 +28,7 @@ mode="${1:-}"
 bundle="${2:-$root/gpu-bundle}"
 
 # The targets a GPU run needs (kt::dist's tests need mpiexec and several ranks: not here);
-# TARGETS="..." packs only those (a lease spent on one part of them).
+# TARGETS="..." packs only those (when the device time is for one part of them).
 targets="${TARGETS:-fashion_mnist custom_kernel custom_op device_query eigen_interop regression
   bench_mixed_gemm bench_train bench_loader bench_linear bench_evaluator
   kt_tests_amp kt_tests_autograd kt_tests_backend kt_tests_core kt_tests_cuda_cublas kt_tests_cuda_problem
@@ -167,7 +167,7 @@ run() {
   fi
 
   if has scaling; then
-  echo "## host thread scaling (issue 16): one epoch, --workers 0, --device openmp"
+  echo "## host thread scaling: one epoch, --workers 0, --device openmp"
   local blas
   for blas in openmp pthread; do
     for t in 1 2 4 8 16; do

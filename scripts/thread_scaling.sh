@@ -2,7 +2,7 @@
 # Thread scaling of kt on this host: the main example's epoch time (one epoch, --workers 0)
 # and bench_train's 784-512-512-10/b256 SGD step, at 1, 2, 4, 8, 16 ... threads up to the cores
 # this process may use (or the counts given), one process per count (Kokkos sizes its pool at
-# start-up). Issue 16's scaling check: the epoch must not grow from 8 to 16 threads on a
+# start-up). The scaling check: the epoch must not grow from 8 to 16 threads on a
 # 16-core node, with any BLAS.
 #
 #   scripts/thread_scaling.sh [BUILD_DIR=build] [COUNTS="1 2 4 8 16"]

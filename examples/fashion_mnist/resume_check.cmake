@@ -1,5 +1,5 @@
 # `cmake -DPROGRAM=fashion_mnist -DDATA=dir -DDIR=scratch [-DLAUNCHER=kt_require_gpu] -P resume_check.cmake`:
-# issue 14's exact-resume check. Trains 2 epochs in one go, and 1 epoch + save + a fresh process
+# the exact-resume check. Trains 2 epochs in one go, and 1 epoch + save + a fresh process
 # that resumes for the second; the two final checkpoints (parameters, Adam's state, loader
 # epoch) must be byte-identical. On 3,000 images, with the same 2 threads in every run.
 include("${CMAKE_CURRENT_LIST_DIR}/../../tests/script_args.cmake")

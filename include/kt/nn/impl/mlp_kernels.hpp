@@ -5,7 +5,7 @@
 // of kMLPPad) so that the innermost loop runs over consecutive output neurons. Every sum is
 // accumulated in fp32; 16-bit weights are converted as they are loaded.
 //
-// Why the shapes below (g++ 12 -O3 -march=native on the AVX-512 development machine, 64-wide
+// Why the shapes below (g++ 12 -O3 -march=native on an AVX-512 core, 64-wide
 // layers, one core; docs/performance.md has the benchmark):
 // - one point (mlp_point_layer): chunks of 32 outputs, two partial sums over the inputs,
 //   i.e. four independent 16-float FMA chains: ~55 GFLOP/s, bound by one weight load per
