@@ -82,14 +82,11 @@ TEST_CASE_TEMPLATE("Module: zero_grad clears every parameter's gradient", D, KT_
 }
 
 TEST_CASE_TEMPLATE("Module: to<Device>() copies parameters to an independent module", D, KT_DEVICES) {
-  // Another device when there is one (to<D>() of the module's own device does not compile).
+  // Another device when there is one (in a Serial-only build, the module's own device).
   using Other = std::conditional_t<std::is_same_v<D, kt::Serial>, kt::Host, kt::Serial>;
   auto model = small_mlp<D>();
   model.eval();
-  auto copy = [&] {
-    if constexpr (std::is_same_v<Other, D>) return model.clone();
-    else return model.template to<Other>();
-  }();
+  auto copy = model.template to<Other>();
   static_assert(std::is_same_v<decltype(copy), kt::nn::Sequential<double, Other>>);
   CHECK_FALSE(copy.is_training());
   auto src = model.named_parameters();
@@ -111,6 +108,23 @@ TEST_CASE_TEMPLATE("Module: to<Device>() copies parameters to an independent mod
   // A copied module's parameters are its own: changing them leaves the original alone.
   copy.parameters()[0].data().fill_(0.0);
   CHECK(model.parameters()[0].data().to_vector() != copy.parameters()[0].data().to_vector());
+}
+
+TEST_CASE_TEMPLATE("Module: to<D>() on the module's own device is an independent copy", D, KT_DEVICES) {
+  // Generic code writes layer.to<kt::DefaultDevice>() whether that is the host or a GPU.
+  auto model = small_mlp<D>();
+  auto same = model.template to<D>();
+  static_assert(std::is_same_v<decltype(same), kt::nn::Sequential<double, D>>);
+  kt::nn::Linear<double, D> layer(kt::nn::LinearOptions(4, 2).seed(3));
+  auto layer_copy = layer.template to<D>();
+  static_assert(std::is_same_v<decltype(layer_copy), kt::nn::Linear<double, D>>);
+  const auto x = kt::rand<double, D>({3, 4}, 4);
+  CHECK(same(x).data().to_vector() == model(x).data().to_vector());
+  CHECK(layer_copy(x).data().to_vector() == layer(x).data().to_vector());
+  same.parameters()[0].data().fill_(0.0);
+  layer_copy.parameters()[0].data().fill_(0.0);
+  CHECK(same(x).data().to_vector() != model(x).data().to_vector());
+  CHECK(layer_copy(x).data().to_vector() != layer(x).data().to_vector());
 }
 
 TEST_CASE_TEMPLATE("Linear: PyTorch's default initialisation", D, KT_DEVICES) {

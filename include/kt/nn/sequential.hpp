@@ -57,12 +57,10 @@ public:
     return modules_[i];
   }
 
-  /// A copy of the whole stack on device D2 (every child rebuilt there).
+  /// A copy of the whole stack on device D2 (every child rebuilt there); on its own device,
+  /// an independent copy (clone()).
   template <class D2>
   Sequential<T, D2> to() const {
-    static_assert(!std::is_same_v<D2, D>,
-                  "kt::nn::Module::to<D2>(): the module is already on D2 (there is nothing to move); use it "
-                  "directly, or clone() for an independent copy");
     return rebuilt<D2>();
   }
   /// An independent deep copy on the same device.

@@ -15,12 +15,11 @@ namespace kt::impl {
 template <class Derived, class T, class D>
 class Layer : public nn::Module<T, D> {
 public:
-  /// A copy on device D2: parameters, buffers and mode copied; this layer is untouched.
+  /// A copy on device D2: parameters, buffers and mode copied; this layer is untouched. On
+  /// the layer's own device, an independent copy (clone()): generic code can write
+  /// `layer.to<kt::DefaultDevice>()` whether that is the host or a GPU.
   template <class D2>
   rebind_device_t<Derived, D2> to() const {
-    static_assert(!std::is_same_v<D2, D>,
-                  "kt::nn::Module::to<D2>(): the module is already on D2 (there is nothing to move); use it "
-                  "directly, or clone() for an independent copy");
     return rebuilt_on<D2>(self(), self().options());
   }
   /// An independent deep copy on the same device.
