@@ -45,7 +45,20 @@ using DefaultDevice = Kokkos::Serial;
 #endif
 
 /// The best compiled-in host device: where `t.host()` puts a tensor for printing or I/O.
+///
+/// In a host-only build Host and DefaultDevice are one type, so code that mixes them compiles
+/// on a laptop and fails in the Cuda build. Defining KT_DISTINCT_HOST_DEVICE (CMake option of
+/// the same name, or the macro on one target) makes Host the Serial device while DefaultDevice
+/// stays OpenMP: the same mix then fails to compile on the laptop too ("tensors are on
+/// different devices"), and code that moves its data with .to<>() builds and runs unchanged.
+#if defined(KT_DISTINCT_HOST_DEVICE) && !defined(KOKKOS_ENABLE_CUDA)
+#if !defined(KOKKOS_ENABLE_SERIAL) || !defined(KOKKOS_ENABLE_OPENMP)
+#error "KT_DISTINCT_HOST_DEVICE needs a Kokkos with both Serial and OpenMP (Host becomes Serial, DefaultDevice OpenMP)"
+#endif
+using Host = Kokkos::Serial;
+#else
 using Host = Kokkos::DefaultHostExecutionSpace;
+#endif
 
 /// True for the Kokkos execution spaces kt accepts as devices.
 template <class D>
