@@ -17,9 +17,15 @@ std::string mib(std::size_t bytes) {
   return buffer;
 }
 
-/// One row of the table: device D as kt sees it.
+/// One row of the table: device D as kt sees it (a compiled-in GPU may be absent: ask first,
+/// as with torch.cuda.is_available(); device_info of an absent device is a kt::Error).
 template <class D>
 void print_device() {
+  if (!kt::is_available<D>()) {
+    std::printf("%-8s %-9s %11s  %-13s %12s %12s %12s %12s\n", kt::device_name<D>().c_str(), "no", "-", "-", "-",
+                "-", "-", "-");
+    return;
+  }
   const kt::DeviceInfo info = kt::device_info<D>();
   const kt::MemoryStats stats = kt::memory_stats<D>();
   std::printf("%-8s %-9s %11d  %-13s %12s %12s %12s %12s\n", info.name.c_str(),
@@ -55,6 +61,12 @@ int main(int argc, char* argv[]) {
   // Memory statistics are kept per memory space, so devices that share one (Serial and
   // OpenMP share HostSpace) show the same numbers. Watch them move with one 4 MiB tensor.
   using D = kt::DefaultDevice;
+  if (!kt::is_available<D>()) {
+    std::printf("\nDefaultDevice = %s is compiled in but not present here: %s programs run on kt::Host "
+                "(see kt::dispatch_device)\n",
+                kt::device_name<D>().c_str(), kt::device_name<kt::Host>().c_str());
+    return 0;
+  }
   std::printf("\nmemory of %s (%s), caching allocator %s:\n", kt::device_name<D>().c_str(),
               kt::device_info<D>().memory_space.c_str(), kt::caching_enabled<D>() ? "on" : "off");
   std::printf("  at start:                 allocated %s, reserved %s\n",
