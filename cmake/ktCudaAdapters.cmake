@@ -35,10 +35,18 @@ if(NOT CMAKE_CUDA_COMPILER)
   endif()
 endif()
 
-# CMAKE_CUDA_ARCHITECTURES: left to the user; unset, enable_language() takes nvcc's own
-# default (sm_75 for CUDA 13, sm_52 for CUDA 11), which that nvcc always supports — a fixed
-# value such as 90 breaks CUDA < 11.8, and "native" fails on machines without a GPU. The
-# adapters and their tests contain no device code, so the choice does not matter for them.
+# CMAKE_CUDA_ARCHITECTURES: the user's; else, with a Kokkos built for Cuda, Kokkos' own GPU
+# architecture (Kokkos_ARCH: HOPPER90 -> 90); else nvcc's own default (sm_75 for CUDA 13,
+# sm_52 for CUDA 11), which that nvcc always supports — a fixed value such as 90 breaks CUDA
+# < 11.8, and "native" fails on machines without a GPU. The adapters and their tests contain
+# no device code, so the choice only names what the build targets.
+if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND Kokkos_ENABLE_CUDA)
+  foreach(arch IN LISTS Kokkos_ARCH)
+    if(arch MATCHES "^(KEPLER|MAXWELL|PASCAL|VOLTA|TURING|AMPERE|ADA|HOPPER|BLACKWELL)([0-9]+)$")
+      set(CMAKE_CUDA_ARCHITECTURES "${CMAKE_MATCH_2}")
+    endif()
+  endforeach()
+endif()
 if(NOT DEFINED CMAKE_CUDA_STANDARD)
   set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
@@ -56,9 +64,17 @@ target_include_directories(kt_cuda_adapters INTERFACE
 target_compile_features(kt_cuda_adapters INTERFACE cxx_std_17)
 target_link_libraries(kt_cuda_adapters INTERFACE CUDA::cublas CUDA::cudart)
 
-# Installed in its own export set: ktConfig.cmake loads it (after finding CUDAToolkit) only
-# when it exists, so an install without CUDA stays CUDA-free.
-install(TARGETS kt_cuda_adapters EXPORT ktCudaAdaptersTargets)
-install(EXPORT ktCudaAdaptersTargets NAMESPACE kt:: DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/kt")
-message(STATUS "kt: CUDA adapters enabled (CUDA ${CUDAToolkit_VERSION}, "
-  "architectures ${CMAKE_CUDA_ARCHITECTURES})")
+# Installed in its own export set, which ktConfig.cmake loads (after finding CUDAToolkit) only
+# when it exists. By default only beside a Kokkos with Cuda: with a host-only Kokkos the
+# adapters are built for their tests, and the install stays CUDA-free for its users.
+option(KT_INSTALL_CUDA_ADAPTERS "Install kt::cuda_adapters (its users then need the CUDA toolkit)"
+       ${Kokkos_ENABLE_CUDA})
+if(KT_INSTALL_CUDA_ADAPTERS)
+  install(TARGETS kt_cuda_adapters EXPORT ktCudaAdaptersTargets)
+  install(EXPORT ktCudaAdaptersTargets NAMESPACE kt:: DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/kt")
+  message(STATUS "kt: CUDA adapters enabled and installed (CUDA ${CUDAToolkit_VERSION}, "
+    "architectures ${CMAKE_CUDA_ARCHITECTURES})")
+else()
+  message(STATUS "kt: CUDA adapters built for their tests, not installed (Kokkos has no Cuda; "
+    "-DKT_INSTALL_CUDA_ADAPTERS=ON installs them)")
+endif()

@@ -6,6 +6,10 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/kt" DESTINATION "${CMAKE_INSTAL
 install(TARGETS kt EXPORT ktTargets)
 install(EXPORT ktTargets NAMESPACE kt:: DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/kt")
 
+set(_kt_kokkos_cuda_note "")
+if(Kokkos_ENABLE_CUDA)
+  set(_kt_kokkos_cuda_note " with Cuda")
+endif()
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/ktConfig.cmake.in"
   "${PROJECT_BINARY_DIR}/ktConfig.cmake"
   INSTALL_DESTINATION "${CMAKE_INSTALL_LIBDIR}/cmake/kt")
