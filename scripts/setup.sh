@@ -37,6 +37,8 @@ packages=(
   libopenmpi-dev openmpi-bin nlohmann-json3-dev zlib1g-dev
   dataset-fashion-mnist
   python3-torch  # tests only: PyTorch reads kt's checkpoints (tests/io/pytorch/check_kt_files.py)
+  libdlpack-dev  # kt/interop/dlpack.hpp
+  pybind11-dev python3-dev  # tests only: kt and PyTorch exchange tensors (tests/interop/dlpack_torch)
 )
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }

@@ -64,17 +64,17 @@ public:
 
   /// Wraps memory owned elsewhere (the caller keeps it alive): `torch::from_blob`.
   static Tensor from_blob(T* data, const Shape& shape) {
-    KT_REQUIRE(data != nullptr || shape.numel() == 0, "kt::Tensor::from_blob: null pointer for ",
-               shape.str(), " elements");
-    // A host pointer wrapped as GPU memory would fault in the first kernel, far from here.
-    if constexpr (!is_host_accessible_v<Device>)
-      KT_REQUIRE(data == nullptr || impl::cuda_can_access(data), "kt::Tensor<", dtype_name<T>(), ", ",
-                 device_name<Device>(), ">::from_blob: ", static_cast<const void*>(data),
-                 " is host memory the GPU cannot access (pageable, not registered); copy it with kt::from_host, "
-                 "or wrap device memory (cudaMalloc, a Kokkos::View in ", impl::memory_space_name<memory_space_t<Device>>(),
-                 ")");
+    check_blob(data, shape);
     const auto bytes = static_cast<std::size_t>(shape.numel()) * sizeof(T);
     return Tensor(bytes > 0 ? Storage::borrow(data, bytes) : nullptr, 0, shape);
+  }
+  /// Wraps memory handed over to kt: `deleter(data)` runs once, when the last tensor sharing
+  /// it is gone (`torch::from_blob(data, sizes, deleter)`), also for an empty shape.
+  template <class Deleter>
+  static Tensor from_blob(T* data, const Shape& shape, Deleter deleter) {
+    check_blob(data, shape);
+    const auto bytes = static_cast<std::size_t>(shape.numel()) * sizeof(T);
+    return Tensor(Storage::adopt(data, bytes, [data, deleter]() mutable { deleter(data); }), 0, shape);
   }
 
   bool defined() const { return defined_; }
@@ -161,6 +161,18 @@ private:
 
   Tensor(std::shared_ptr<Storage> storage, std::int64_t offset, const Shape& shape)
       : storage_(std::move(storage)), offset_(offset), shape_(shape), defined_(true) {}
+
+  static void check_blob(T* data, const Shape& shape) {
+    KT_REQUIRE(data != nullptr || shape.numel() == 0, "kt::Tensor::from_blob: null pointer for ",
+               shape.str(), " elements");
+    // A host pointer wrapped as GPU memory would fault in the first kernel, far from here.
+    if constexpr (!is_host_accessible_v<Device>)
+      KT_REQUIRE(data == nullptr || impl::cuda_can_access(data), "kt::Tensor<", dtype_name<T>(), ", ",
+                 device_name<Device>(), ">::from_blob: ", static_cast<const void*>(data),
+                 " is host memory the GPU cannot access (pageable, not registered); copy it with kt::from_host, "
+                 "or wrap device memory (cudaMalloc, a Kokkos::View in ", impl::memory_space_name<memory_space_t<Device>>(),
+                 ")");
+  }
 
   void require_defined(const char* what) const {
     KT_REQUIRE(defined_, "kt::Tensor::", what, ": the tensor is undefined (default-constructed)");

@@ -28,6 +28,16 @@ public:
     return std::shared_ptr<Storage>(new Storage(Block{ptr, bytes, nullptr}, false));
   }
 
+  /// Memory owned elsewhere and handed over: `release()` runs once, when the last tensor
+  /// using the memory is gone (a DLPack producer's deleter, a caller's free).
+  template <class Release>
+  static std::shared_ptr<Storage> adopt(void* ptr, std::size_t bytes, Release release) {
+    return std::shared_ptr<Storage>(new Storage(Block{ptr, bytes, nullptr}, false), [release](Storage* s) mutable {
+      delete s;
+      release();
+    });
+  }
+
   ~Storage() {
     if (!owning_) return;
     Allocator<MemSpace>::instance().deallocate(block_, used_on_);
