@@ -98,9 +98,10 @@ inline std::string dlpack_device_str(const DLDevice& d) {
 /// compact). Dimensions of extent 1 are skipped: their stride never moves a pointer.
 inline int dlpack_noncontiguous_dim(const DLTensor& t) {
   if (t.strides == nullptr) return -1;
+  for (int d = 0; d < t.ndim; ++d)
+    if (t.shape[d] == 0) return -1;  // no elements: any strides describe them
   std::int64_t expected = 1;
   for (int d = t.ndim - 1; d >= 0; --d) {
-    if (t.shape[d] == 0) return -1;  // no elements: any strides describe them
     if (t.shape[d] != 1 && t.strides[d] != expected) return d;
     expected *= t.shape[d];
   }
