@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Compile time as a user meets it: cold builds (no ccache, fresh build trees) of
+#   hello          a 20-line program that includes kt/kt.hpp and runs one Linear forward
+#   fashion_mnist  the main example
+#   kt_tests_nn    one test layer (doctest, every device)
+# for the host (Kokkos in .deps/kokkos, -O3) and, when scripts/setup.sh --cuda installed
+# Kokkos with Cuda, with nvcc (.deps/kokkos-cuda's nvcc_wrapper). Prints one table row per
+# target and compiler: wall seconds and the peak resident memory of the build (the largest
+# compiler process). Run it on an idle machine: a busy core stretches every figure.
+#
+#   [JOBS=2] scripts/compile_times.sh [WORK_DIR=/tmp/kt-compile-times]
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+work=${1:-/tmp/kt-compile-times}
+jobs=${JOBS:-2}
+rm -rf "$work"
+mkdir -p "$work/hello"
+export CCACHE_DISABLE=1  # ccache, when the build finds it, then only runs the compiler
+
+cat >"$work/hello/main.cpp" <<'EOF'
+#include <kt/kt.hpp>
+
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+  kt::Runtime runtime(argc, argv);
+  using D = kt::DefaultDevice;
+  kt::nn::Linear<float, D> layer(784, 10);
+  const auto x = kt::randn<float, D>({32, 784}, /*seed=*/0);
+  const auto y = layer(x);
+  std::cout << "hello: y is " << y.data().shape().str() << " on " << kt::device_name<D>() << "\n";
+  return 0;
+}
+EOF
+cat >"$work/hello/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.16)
+project(kt_hello LANGUAGES CXX)
+set(KT_ENABLE_TESTS OFF)
+set(KT_ENABLE_EXAMPLES OFF)
+set(KT_ENABLE_BENCHMARKS OFF)
+add_subdirectory("$root" kt)
+add_executable(hello main.cpp)
+target_link_libraries(hello PRIVATE kt::kt)
+EOF
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+echo "machine: $cpu, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); $jobs build jobs"
+echo "compilers: $(c++ --version | head -1); $(nvcc --version 2>/dev/null | tail -1 || echo 'no nvcc')"
+echo "commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo
+echo "| target | compiler | seconds | peak RSS MiB |"
+echo "|---|---|---|---|"
+
+# time_build NAME COMPILER_LABEL SOURCE_DIR TARGET CMAKE_ARGS...
+time_build() {
+  local name=$1 label=$2 src=$3 target=$4
+  shift 4
+  local dir="$work/build-$name-$label"
+  cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir.configure.log" 2>&1 ||
+    { echo "| $name | $label | configure failed ($dir.configure.log) | |"; return; }
+  local t0 t1 rss
+  t0=$(date +%s.%N)
+  /usr/bin/time -f "%M" -o "$dir.rss" cmake --build "$dir" -j "$jobs" --target "$target" >"$dir.build.log" 2>&1 ||
+    { echo "| $name | $label | build failed ($dir.build.log) | |"; return; }
+  t1=$(date +%s.%N)
+  # GNU time reports the largest process it waited for; make's children are counted through
+  # RUSAGE_CHILDREN, so this is the largest compiler or linker process.
+  rss=$(tail -1 "$dir.rss")
+  awk -v n="$name" -v l="$label" -v a="$t0" -v b="$t1" -v r="$rss" \
+    'BEGIN { printf "| %s | %s | %.1f | %.0f |\n", n, l, b - a, r / 1024 }'
+}
+
+host=(-DKokkos_ROOT="$root/.deps/kokkos")
+time_build hello host "$work/hello" hello "${host[@]}"
+time_build fashion_mnist host "$root" fashion_mnist "${host[@]}" -DKT_ENABLE_BENCHMARKS=OFF
+time_build kt_tests_nn host "$root" kt_tests_nn "${host[@]}" -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF
+cuda_root="$root/.deps/kokkos-cuda"
+if [ -x "$cuda_root/bin/nvcc_wrapper" ] && command -v nvcc >/dev/null; then
+  cuda=(-DKokkos_ROOT="$cuda_root" -DCMAKE_CXX_COMPILER="$cuda_root/bin/nvcc_wrapper")
+  time_build hello nvcc "$work/hello" hello "${cuda[@]}"
+  time_build fashion_mnist nvcc "$root" fashion_mnist "${cuda[@]}" -DKT_ENABLE_BENCHMARKS=OFF
+  time_build kt_tests_nn nvcc "$root" kt_tests_nn "${cuda[@]}" -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF
+else
+  echo "| (nvcc) | | skipped: no nvcc or no .deps/kokkos-cuda (scripts/setup.sh --cuda) | |"
+fi
