@@ -34,6 +34,20 @@ struct MovableResidual : Residual<D> {
   }
 };
 
+/// A child, then a parameter and a buffer of its own: PyTorch lists its own parameter first.
+template <class D>
+struct Scaled : kt::nn::Module<double, D> {
+  std::shared_ptr<kt::nn::Linear<double, D>> fc;
+  kt::Var<double, D> scale;
+  kt::Tensor<double, D> calls;
+  Scaled() {
+    fc = this->register_module("fc", kt::nn::Linear<double, D>(kt::nn::LinearOptions(2, 3).seed(1)));
+    scale = this->register_parameter("scale", kt::full<double, D>({1}, 2.0));
+    calls = this->register_buffer("calls", kt::zeros<double, D>({1}));
+  }
+  kt::Var<double, D> forward(const kt::Var<double, D>& x) override { return (*fc)(x) * scale; }
+};
+
 // Another device than D when the build has one (moving to D itself does not compile).
 template <class D>
 using OtherDevice = std::conditional_t<std::is_same_v<D, kt::Serial>, kt::Host, kt::Serial>;
@@ -67,6 +81,18 @@ TEST_CASE_TEMPLATE("a custom module: registered children, PyTorch names and prin
     opt.step();
   }
   CHECK(last < first / 50);
+}
+
+TEST_CASE_TEMPLATE("a module's own parameters come before its children's, buffers after parameters", D, KT_DEVICES) {
+  Scaled<D> net;
+  std::vector<std::string> names;
+  for (auto& [name, p] : net.named_parameters()) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"scale", "fc.weight", "fc.bias"});  // torch's order
+  names.clear();
+  for (auto& [name, t] : net.state_dict()) names.push_back(name);
+  CHECK(names == std::vector<std::string>{"scale", "fc.weight", "fc.bias", "calls"});
+  CHECK(net.scale.requires_grad());
+  CHECK(net.named_buffers().size() == 1);
 }
 
 TEST_CASE_TEMPLATE("a custom module moves to another device with kt::nn::to and gives the same outputs", D, KT_DEVICES) {
