@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The project speaks for itself: docs and code say what is true now and why, not when or by
+# whom it was found. This check fails on diary text in the README, docs/, include/, examples/,
+# bench/ and scripts/, and prints each line it rejects with the rule it broke:
+#   date         an ISO date (2026-11-25): a figure's date belongs in the result file a
+#                benchmark script writes, beside the machine and commit
+#   issue        a reference to a tracker issue ("issue 14", "issues 3 and 4"): users cannot
+#                see the tracker; say what the requirement is
+#   machine      narration of who measured where: "development machine/VM", "dev VM", a
+#                machine "lease", a "session"
+#   time         relative time: "today", "yesterday", "earlier the same day", "last week",
+#                "this week", "recently"
+# A figure names its machine by what it is ("an AMD EPYC, family 26 model 2, 2 vCPUs"), not by
+# when it was lent.
+#
+#   scripts/check_voice.sh [ROOT]     exit 0 when clean, 1 with the offending lines
+set -euo pipefail
+root=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+cd "$root"
+paths=(README.md docs include examples bench scripts)
+# ERE patterns, matched case-insensitively; this file is excluded (it has to name them).
+rules=(
+  'date|\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b'
+  'issue|\bissues? #?[0-9]+|\bissues [0-9]+ and [0-9]+'
+  'machine|development (machine|vm)|\bdev vm\b|\blease[sd]?\b|\bsessions?\b'
+  'time|\b(today|yesterday|recently)\b|earlier the same day|\b(last|this) (week|night|month)\b'
+)
+failed=0
+for rule in "${rules[@]}"; do
+  name=${rule%%|*} pattern=${rule#*|}
+  while IFS= read -r hit; do
+    echo "check_voice: $name: $hit"
+    failed=1
+  done < <(grep -rnEiI --exclude=check_voice.sh -e "$pattern" "${paths[@]}" 2>/dev/null || true)
+done
+if [ "$failed" -ne 0 ]; then
+  echo "check_voice: diary text found (rules: scripts/check_voice.sh)"
+  exit 1
+fi
+echo "check_voice: docs and code speak in the present"
