@@ -41,27 +41,11 @@ bool gemm_host_small_fits(const GemmProblem<T, C>& p) {
     return false;
 }
 
-// The micro-kernel is a function of its own for the reason gemm_micro is (register allocation).
-#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-#define KT_IMPL_GEMM_DIRECT_INLINE __attribute__((noinline))
-#else
-#define KT_IMPL_GEMM_DIRECT_INLINE inline
-#endif
-#if defined(__clang__)
-#define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("unroll")
-#define KT_IMPL_GEMM_UNROLL_COLS _Pragma("unroll")
-#elif defined(__GNUC__) && !defined(__NVCC__)
-#define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("GCC unroll 64")
-#define KT_IMPL_GEMM_UNROLL_COLS _Pragma("GCC unroll 1")
-#else
-#define KT_IMPL_GEMM_UNROLL_ROWS
-#define KT_IMPL_GEMM_UNROLL_COLS
-#endif
-
 /// out[i*ldo + j] = sum over l < k of A(i, l) * B(l, j) for i < MR, j < NR, with A(i, l) =
-/// a[i*ars + l*acs] and B(l, j) = b[l*ldb + j]: gemm_micro's loop nest on operands as stored.
+/// a[i*ars + l*acs] and B(l, j) = b[l*ldb + j]: gemm_micro's loop nest, with its loop hints
+/// and its reason to be a function of its own, on operands as stored.
 template <int MR, int NR, class Acc>
-KT_IMPL_GEMM_DIRECT_INLINE void gemm_micro_direct(std::int64_t k, const Acc* KOKKOS_RESTRICT a, std::int64_t ars,
+KT_IMPL_GEMM_MICRO_INLINE void gemm_micro_direct(std::int64_t k, const Acc* KOKKOS_RESTRICT a, std::int64_t ars,
                                                   std::int64_t acs, const Acc* KOKKOS_RESTRICT b, std::int64_t ldb,
                                                   Acc* KOKKOS_RESTRICT out, std::int64_t ldo) {
   Acc acc[MR][NR];
@@ -78,10 +62,6 @@ KT_IMPL_GEMM_DIRECT_INLINE void gemm_micro_direct(std::int64_t k, const Acc* KOK
   for (int i = 0; i < MR; ++i)
     for (int j = 0; j < NR; ++j) out[i * ldo + j] = acc[i][j];
 }
-
-#undef KT_IMPL_GEMM_DIRECT_INLINE
-#undef KT_IMPL_GEMM_UNROLL_ROWS
-#undef KT_IMPL_GEMM_UNROLL_COLS
 
 /// gemm_host_small with row tiles of MR.
 template <int MR, class T>

@@ -127,6 +127,5 @@ KT_IMPL_GEMM_MICRO_INLINE void gemm_micro(int kc, const Acc* KOKKOS_RESTRICT a,
 
 }  // namespace kt::impl
 
-#undef KT_IMPL_GEMM_UNROLL_ROWS
-#undef KT_IMPL_GEMM_UNROLL_COLS
-#undef KT_IMPL_GEMM_MICRO_INLINE
+// KT_IMPL_GEMM_UNROLL_ROWS/COLS and KT_IMPL_GEMM_MICRO_INLINE stay defined: the unpacked
+// micro-kernel of kt/backend/impl/gemm_host_small.hpp uses them too.
