@@ -2,16 +2,14 @@
 # The project speaks for itself: docs and code say what is true now and why, not when or by
 # whom it was found. This check fails on diary text in the README, docs/, include/, examples/,
 # bench/ and scripts/, and prints each line it rejects with the rule it broke:
-#   date         an ISO date (2026-11-25): a figure's date belongs in the result file a
-#                benchmark script writes, beside the machine and commit
-#   issue        a reference to a tracker issue ("issue 14", "issues 3 and 4"): users cannot
-#                see the tracker; say what the requirement is
-#   machine      narration of who measured where: "development machine/VM", "dev VM", a
-#                machine "lease", a "session"
-#   time         relative time: "today", "yesterday", "earlier the same day", "last week",
-#                "this week", "recently"
-# A figure names its machine by what it is ("an AMD EPYC, family 26 model 2, 2 vCPUs"), not by
-# when it was lent.
+#   date         an ISO date: a figure's date belongs in the result file a benchmark script
+#                writes, beside the machine and commit
+#   issue        a reference to the tracker by number: users cannot see the tracker; say
+#                what the requirement is
+#   machine      narration of who measured where, on which borrowed or temporary machine
+#   time         relative time: words that date a statement instead of saying what holds
+# The exact patterns are the rules below. A figure names its machine by what it is ("an AMD
+# EPYC, family 26 model 2, 2 vCPUs"), not by how it was obtained.
 #
 #   scripts/check_voice.sh [ROOT]     exit 0 when clean, 1 with the offending lines
 set -euo pipefail
