@@ -34,7 +34,7 @@
 #include <dlpack/dlpack.h>
 
 #include <cstdint>
-#include <string>
+#include <memory>
 #include <vector>
 
 namespace kt {
@@ -44,7 +44,8 @@ namespace kt {
 template <class T, class D>
 DLManagedTensor* to_dlpack(const Tensor<T, D>& t) {
   KT_REQUIRE(t.defined(), "kt::to_dlpack: the tensor is undefined (default-constructed)");
-  auto* context = new impl::DLPackContext<T, D>{t, {}, {}, {}};
+  auto owned = std::make_unique<impl::DLPackContext<T, D>>(impl::DLPackContext<T, D>{t, {}, {}, {}});
+  auto* const context = owned.get();
   const int rank = t.rank();
   context->shape.resize(static_cast<std::size_t>(rank));
   context->strides.resize(static_cast<std::size_t>(rank));
@@ -64,6 +65,7 @@ DLManagedTensor* to_dlpack(const Tensor<T, D>& t) {
   m.dl_tensor.byte_offset = 0;
   m.manager_ctx = context;
   m.deleter = [](DLManagedTensor* self) { delete static_cast<impl::DLPackContext<T, D>*>(self->manager_ctx); };
+  owned.release();  // the deleter owns it now
   return &m;
 }
 
@@ -74,25 +76,27 @@ Tensor<T, D> from_dlpack(DLManagedTensor* m) {
   static_assert(is_device_v<D>, "kt::from_dlpack<T, D>: D must be a device (kt::Host, kt::Cuda, ...)");
   KT_REQUIRE(m != nullptr, "kt::from_dlpack: null DLManagedTensor");
   const DLTensor& dl = m->dl_tensor;
-  const std::string into = std::string("kt::from_dlpack<") + dtype_name<T>() + ", " + device_name<D>() + ">: ";
-  KT_REQUIRE(impl::dlpack_same_dtype<T>(dl.dtype), into, "the DLPack tensor holds ", impl::dlpack_dtype_str(dl.dtype),
-             ", not ", dtype_name<T>());
-  KT_REQUIRE(impl::dlpack_device_ok<D>(dl.device), into, "the DLPack tensor is in ", impl::dlpack_device_str(dl.device),
-             " memory, which ", device_name<D>(), " cannot use; move it there on the producer's side first");
-  KT_REQUIRE(dl.ndim >= 0 && (dl.ndim == 0 || dl.shape != nullptr), into, "bad rank ", dl.ndim, " or null shape");
-  std::vector<std::int64_t> dims(dl.shape, dl.shape + dl.ndim);
+  using impl::dlpack_where;  // the messages' "kt::from_dlpack<T, D>: ", built only on failure
+  KT_REQUIRE(impl::dlpack_same_dtype<T>(dl.dtype), dlpack_where<T, D>(), "the DLPack tensor holds ",
+             impl::dlpack_dtype_str(dl.dtype), ", not ", dtype_name<T>());
+  KT_REQUIRE(impl::dlpack_device_ok<D>(dl.device), dlpack_where<T, D>(), "the DLPack tensor is in ",
+             impl::dlpack_device_str(dl.device), " memory, which ", device_name<D>(),
+             " cannot use; move it there on the producer's side first");
+  KT_REQUIRE(dl.ndim >= 0 && (dl.ndim == 0 || dl.shape != nullptr), dlpack_where<T, D>(), "bad rank ", dl.ndim,
+             " or null shape");
   for (int d = 0; d < dl.ndim; ++d)
-    KT_REQUIRE(dims[static_cast<std::size_t>(d)] >= 0, into, "negative extent ", dims[static_cast<std::size_t>(d)],
-               " in dimension ", d);
+    KT_REQUIRE(dl.shape[d] >= 0, dlpack_where<T, D>(), "negative extent ", dl.shape[d], " in dimension ", d);
+  const Shape shape(std::vector<std::int64_t>(dl.shape, dl.shape + dl.ndim));
   const int refused = impl::dlpack_noncontiguous_dim(dl);
-  KT_REQUIRE(refused < 0, into, "strides ", impl::dlpack_strides_str(dl), " for shape ",
+  KT_REQUIRE(refused < 0, dlpack_where<T, D>(), "strides ", impl::dlpack_strides_str(dl), " for shape ",
              impl::dlpack_shape_str(dl), " are not row-major contiguous (dimension ", refused,
              "); kt tensors are dense: make it contiguous first (torch: x.contiguous())");
-  KT_REQUIRE(dl.data != nullptr || Shape(dims).numel() == 0, into, "null data for shape ", impl::dlpack_shape_str(dl));
-  KT_REQUIRE(dl.byte_offset % sizeof(T) == 0, into, "byte_offset ", dl.byte_offset, " is not a multiple of ",
-             sizeof(T), " bytes");
+  KT_REQUIRE(dl.data != nullptr || shape.numel() == 0, dlpack_where<T, D>(), "null data for shape ",
+             impl::dlpack_shape_str(dl));
+  KT_REQUIRE(dl.byte_offset % sizeof(T) == 0, dlpack_where<T, D>(), "byte_offset ", dl.byte_offset,
+             " is not a multiple of ", sizeof(T), " bytes");
   T* const data = reinterpret_cast<T*>(static_cast<char*>(dl.data) + dl.byte_offset);
-  return Tensor<T, D>::from_blob(data, Shape(dims), [m](T*) {
+  return Tensor<T, D>::from_blob(data, shape, [m](T*) {
     if (m->deleter) m->deleter(m);
   });
 }

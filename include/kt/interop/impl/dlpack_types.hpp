@@ -12,10 +12,6 @@
 #include <type_traits>
 #include <vector>
 
-#if defined(KOKKOS_ENABLE_CUDA)
-#include <cuda_runtime_api.h>
-#endif
-
 namespace kt::impl {
 
 /// What to_dlpack's DLManagedTensor owns: the tensor (its memory), the shape and strides the
@@ -57,19 +53,18 @@ inline std::string dlpack_dtype_str(const DLDataType& t) {
   return s;
 }
 
-/// D's DLPack device: kDLCPU for host devices, kDLCUDA and the current GPU for Cuda.
+/// D's DLPack device: kDLCPU for host devices, kDLCUDA and the GPU this process uses
+/// (kt::device_id) for Cuda.
 template <class D>
 DLDevice dlpack_device() {
-  DLDevice d{kDLCPU, 0};
-#if defined(KOKKOS_ENABLE_CUDA)
-  if constexpr (std::is_same_v<D, Kokkos::Cuda>) {
-    d.device_type = kDLCUDA;
-    int id = 0;
-    if (cudaGetDevice(&id) != cudaSuccess) (void)cudaGetLastError();
-    d.device_id = id;
-  }
-#endif
-  return d;
+  if constexpr (is_host_accessible_v<D>) return DLDevice{kDLCPU, 0};
+  else return DLDevice{kDLCUDA, device_id<D>().index};
+}
+
+/// "kt::from_dlpack<float32, OpenMP>: ", the start of from_dlpack's errors.
+template <class T, class D>
+std::string dlpack_where() {
+  return std::string("kt::from_dlpack<") + dtype_name<T>() + ", " + device_name<D>() + ">: ";
 }
 
 /// Whether memory of DLPack device `d` is D's: host devices read CPU, pinned and managed
