@@ -46,8 +46,7 @@ template <class D2, class M, class... Args>
 auto to(const M& module, Args&&... args) {
   static_assert(is_device_v<D2>, "kt::nn::to<D2>: D2 must be a device (kt::Serial, kt::OpenMP, kt::Cuda, ...)");
   if constexpr (sizeof...(Args) == 0 && kt::impl::has_clone_v<M>) {
-    if constexpr (std::is_same_v<typename M::device_type, D2>) return module.clone();
-    else return module.template to<D2>();
+    return module.template to<D2>();  // a copy also on the module's own device
   } else {
     return kt::impl::rebuilt_on<D2>(module, std::forward<Args>(args)...);
   }
