@@ -1,4 +1,4 @@
-// check_guide GUIDE.md SNIPPETS.cpp: every block of the guide announced by
+// check_snippets DOC.md SNIPPETS.cpp: every block of the page announced by
 // `<!-- snippet: NAME -->` must equal the region between the two `// [NAME]` lines of the
 // snippets file, less the marker line's indentation, and every region must be shown. Exit 1
 // naming the first difference. (A program rather than a CMake script: CMake lists cannot
@@ -53,30 +53,30 @@ std::map<std::string, std::string> regions_of(const char* path) {
 
 int main(int argc, char* argv[]) {
   if (argc != 3) {
-    std::cerr << "usage: check_guide GUIDE.md SNIPPETS.cpp\n";
+    std::cerr << "usage: check_snippets DOC.md SNIPPETS.cpp\n";
     return 2;
   }
   try {
     const auto regions = regions_of(argv[2]);
-    const auto guide = lines_of(argv[1]);
+    const auto doc = lines_of(argv[1]);
     static const std::regex announce(R"(^<!-- snippet: ([a-z_]+) -->$)");
     std::set<std::string> shown;
-    for (std::size_t i = 0; i < guide.size(); ++i) {
+    for (std::size_t i = 0; i < doc.size(); ++i) {
       std::smatch m;
-      if (!std::regex_match(guide[i], m, announce)) continue;
+      if (!std::regex_match(doc[i], m, announce)) continue;
       const std::string name = m[1];
-      if (i + 1 >= guide.size() || guide[i + 1] != "```cpp")
+      if (i + 1 >= doc.size() || doc[i + 1] != "```cpp")
         throw std::runtime_error(std::string(argv[1]) + ": snippet " + name + " must be followed by a ```cpp block");
       std::string block;
       std::size_t j = i + 2;
-      for (; j < guide.size() && guide[j] != "```"; ++j) block += guide[j] + "\n";
-      if (j == guide.size()) throw std::runtime_error(std::string(argv[1]) + ": the block of snippet " + name + " is never closed");
+      for (; j < doc.size() && doc[j] != "```"; ++j) block += doc[j] + "\n";
+      if (j == doc.size()) throw std::runtime_error(std::string(argv[1]) + ": the block of snippet " + name + " is never closed");
       const auto region = regions.find(name);
       if (region == regions.end())
         throw std::runtime_error(std::string(argv[1]) + ": snippet " + name + " has no region // [" + name + "] in " + argv[2]);
       if (block != region->second)
         throw std::runtime_error(std::string(argv[1]) + ": snippet " + name + " differs from its region in " + argv[2] +
-                                 "\n--- guide.md:\n" + block + "--- snippets:\n" + region->second);
+                                 "\n--- " + std::string(argv[1]) + ":\n" + block + "--- snippets:\n" + region->second);
       shown.insert(name);
       i = j;
     }
@@ -86,7 +86,7 @@ int main(int argc, char* argv[]) {
                                  " is not shown (<!-- snippet: " + name + " -->)");
     std::cout << argv[1] << " shows all " << shown.size() << " snippets of " << argv[2] << "\n";
   } catch (const std::exception& e) {
-    std::cerr << "check_guide: " << e.what() << "\n";
+    std::cerr << "check_snippets: " << e.what() << "\n";
     return 1;
   }
   return 0;

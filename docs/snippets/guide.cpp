@@ -1,5 +1,5 @@
 // The kt side of every snippet in docs/guide.md, compiled and run by ctest ("docs: the
-// guide's snippets run", "docs: guide.md shows the snippets of this file"). A region between
+// snippets of guide.md run", "docs: guide.md shows the snippets of docs/snippets/guide.cpp"). A region between
 // two `// [name]` lines is what guide.md shows under `<!-- snippet: name -->`, without the
 // indentation of its marker line; edit here, then copy into guide.md (the second test fails
 // until the two agree).
