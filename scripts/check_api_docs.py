@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every public name of kt appears in the docs.
 
-  scripts/check_api_docs.py [ROOT]
+  scripts/check_api_docs.py [ROOT]        (KT_CTAGS=/path/to/ctags to choose the ctags)
 
 Lists the public entry points of include/kt (classes, structs, enums, type aliases and
 functions at namespace scope, and the public member functions of those classes; not impl/
@@ -15,6 +15,7 @@ never to hide an undocumented feature.
 """
 
 import json
+import os
 import pathlib
 import re
 import shutil
@@ -27,7 +28,7 @@ HIDDEN_SCOPES = {"impl", "detail", "std"}
 
 def public_names(root: pathlib.Path):
     """(name, path, line) for each public entry point of include/kt."""
-    ctags = shutil.which("ctags")
+    ctags = os.environ.get("KT_CTAGS") or shutil.which("ctags")
     if ctags is None or "Universal Ctags" not in subprocess.run(
         [ctags, "--version"], capture_output=True, text=True
     ).stdout:

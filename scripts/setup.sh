@@ -39,6 +39,7 @@ packages=(
   python3-torch  # tests only: PyTorch reads kt's checkpoints (tests/io/pytorch/check_kt_files.py)
   libdlpack-dev  # kt/interop/dlpack.hpp
   pybind11-dev python3-dev  # tests only: kt and PyTorch exchange tensors (tests/interop/dlpack_torch)
+  universal-ctags  # tests only: every public name is documented (scripts/check_api_docs.py)
 )
 
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
