@@ -8,12 +8,11 @@
 /// One worker per host core that D's computation leaves free, at most 2; none when D's
 /// threads take every core. A worker that shares a core with a compute thread only trades
 /// places with it (and wakes it late from a barrier), while collating on the consuming thread
-/// costs what the gather costs: measured on 2 cores with OpenMP on both, 0, 1 and 2 workers
-/// were within run-to-run noise of each other, the loader's share of the epoch 5.6% with 0
-/// workers and 9.9% with 2 (bench_loader's train_epoch); on the Serial device (1 core free),
-/// 2 workers took it from 4.8% to 2.8%. A worker collates a 256-image Fashion-MNIST batch in
-/// ~0.1 ms, a tenth of a training step, so one keeps up; the second covers transforms that
-/// cost ten times more. GPU devices compute from one host thread.
+/// costs what the gather costs: with OpenMP on every core, workers do not shorten the epoch;
+/// with a core free, they take the gather off the training loop's path. A worker collates a
+/// 256-image Fashion-MNIST batch in a small fraction of a training step, so one keeps up; the
+/// second leaves room for per-sample transforms (docs/performance.md, "Data loading"). GPU
+/// devices compute from one host thread.
 
 #include "kt/core/device.hpp"
 #include "kt/core/impl/host_cores.hpp"

@@ -80,13 +80,12 @@ inline bool cpu_full_width_avx512() {
 }
 
 /// Whether kt's kernel beats a BLAS running OpenBLAS' `core` kernels, by the vector units each
-/// uses: a core without FMA where kt's kernel has FMA (Prescott kernels on an AVX-512 Xeon: the
-/// main example 2.2-2.4x slower than with SkylakeX's), or a 256-bit core where kt's kernel uses
-/// full-width AVX-512 (Haswell kernels on a Zen 5: every bench_train row 1.2-1.7x slower than
-/// kt's kernel). A core as wide as kt's kernel keeps the products: there BLAS is level with kt
-/// from 128³ and ahead below (docs/performance.md). Not OpenBLAS (no core name): kept. The
-/// level of kt's kernel is the compiling translation unit's (-march); a program should compile
-/// kt with one -march.
+/// uses: a core without FMA where kt's kernel has FMA (Prescott kernels on an AVX-512 Xeon), or
+/// a 256-bit core where kt's kernel uses full-width AVX-512 (Haswell kernels on a Zen 5); both
+/// make training steps slower than kt's kernel does. A core as wide as kt's kernel keeps the
+/// products: there BLAS is level with kt from 128³ and ahead below (docs/performance.md,
+/// "Host float products"). Not OpenBLAS (no core name): kept. The level of kt's kernel is the
+/// compiling translation unit's (-march); a program should compile kt with one -march.
 inline bool blas_core_loses(const std::string& core, SimdLevel kt_level, bool full_width_avx512) {
   if (core.empty()) return false;
   const SimdLevel blas = openblas_core_level(core);

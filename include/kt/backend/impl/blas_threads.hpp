@@ -4,10 +4,11 @@
 // kt's host threads are Kokkos' OpenMP pool. OpenBLAS' OpenMP build threads on that same pool;
 // its pthreads build (the default of many distributions and sites) and other CBLAS libraries
 // have pools of their own, whose N threads would meet kt's N OpenMP threads, both spinning
-// while the other works: on a 16-core node the main example's epoch was 27x slower on 16
-// threads than on 8. kt therefore calls every library on one thread (BlasThreadScope(1)) and
-// threads the GEMM itself (kt/backend/impl/gemm_blas.hpp); blas_threading() says which kind
-// of library this process loaded (tests, benchmark context).
+// while the other works, so that more threads make the main example slower, not faster
+// (docs/performance.md, "BLAS on one thread, threaded by kt"). kt therefore calls every
+// library on one thread (BlasThreadScope(1)) and threads the GEMM itself
+// (kt/backend/impl/gemm_blas.hpp); blas_threading() says which kind of library this process
+// loaded (tests, benchmark context).
 
 #include "kt/backend/gemm_problem.hpp"
 

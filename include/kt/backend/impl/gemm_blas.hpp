@@ -4,8 +4,9 @@
 // product into pieces (kt/backend/impl/gemm_split.hpp) and runs one single-threaded library
 // call per piece on Kokkos' OpenMP threads. So a BLAS with a pool of its own (OpenBLAS'
 // pthreads build, other CBLAS) never meets kt's pool (kt/backend/impl/blas_threads.hpp), and
-// with OpenBLAS' OpenMP build the pieces were faster than the library's own threading at small
-// and skinny shapes (64³ 1.41x, 256x10x512 3.2x; 0.95-1.01x from 512³: docs/performance.md).
+// with OpenBLAS' OpenMP build the pieces are faster than the library's own threading at small
+// and skinny shapes and about level at large ones (docs/performance.md, "kt's BLAS pieces
+// against OpenBLAS' own threading").
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/blas_threads.hpp"

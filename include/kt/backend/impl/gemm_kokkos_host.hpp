@@ -5,10 +5,9 @@
 /// scratch C tile per team and whose operands are packed per tile; on one CPU thread that
 /// re-packed op(B) m / MC times and crowded L2 with the tile. This kernel uses GotoBLAS' loop
 /// order instead, sharing each packed block of op(B) among all the rows of a work item, and
-/// accumulates in C itself where it can. Measured on one Zen 4 core (bench_gemm, fp32, medians
-/// of 3, FMA peak 117 GFLOP/s per core, OpenBLAS 0.3.21 in the same runs): 1024^3 87 GFLOP/s
-/// (74%) with the team kernel, 101-104 (86-89%) here, OpenBLAS 98-102; 2 threads 197-202
-/// (85-86%), OpenBLAS 201-207; 256x512x784 86-87% and 83-85%.
+/// accumulates in C itself where it can: that brings it level with OpenBLAS on the host, where
+/// the team kernel fell well behind (docs/performance.md, "kt's own host kernel against
+/// OpenBLAS").
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"
@@ -23,9 +22,9 @@ namespace kt::impl {
 
 /// Packs rows [0, panels*R) x columns [0, kc) of X(r, c) = src[r*rs + c*cs] as micro-panels on
 /// one host thread: dst[(r / R) * panel_stride + c * R + r % R], zero for r >= rows. The source
-/// is read along its contiguous direction, several lines in flight (measured on a Zen 4 core,
-/// 1024^3: walking down a column, one cache line per 4 KiB page, no prefetcher follows, and the
-/// copy took a fifth of the product's time):
+/// is read along its contiguous direction, several lines in flight (walking down a column
+/// reads one cache line per 4 KiB page, which no prefetcher follows; docs/performance.md,
+/// "kt's own host kernel against OpenBLAS"):
 ///  - rs == 1 (X's columns contiguous): X column by column, one R-wide vector per panel;
 ///  - otherwise (rows contiguous, cs == 1): R rows at a time, so R streams run side by side.
 template <int R, class Acc, class T>
@@ -80,10 +79,10 @@ void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, C>& p) {
   };
   // Work items: blocks of C, at least one per thread. One thread takes whole rows and up to
   // 2048 columns: every operand is packed once (op(B)'s block is then KC x 2048, 3 MiB in
-  // L3; 1024^3: 87% of the FMA peak, against 82-84% with 512 columns). For more threads, C is
-  // cut into columns of NC (op(B)'s block stays in L2; 1024^3 on 2 threads: 86-87%, against
-  // 81-83% when cut into rows of 2048 columns), then halved along whichever dimension adds
-  // less packing: every row cut re-packs op(B)'s columns, every column cut op(A)'s rows.
+  // L3), which beats items of 512 columns. For more threads, C is cut into columns of NC
+  // (op(B)'s block stays in L2), which beats rows of 2048 columns, then halved along whichever
+  // dimension adds less packing: every row cut re-packs op(B)'s columns, every column cut
+  // op(A)'s rows. (docs/performance.md, "kt's own host kernel against OpenBLAS".)
   // Accumulators in scratch cap an item at kAccElements (1 MiB of fp32: L2-sized).
   constexpr std::int64_t kAccElements = std::int64_t(1) << 18;
   std::int64_t mi = (p.m + MR - 1) / MR * MR, ni = split(p.n, 2048, NR);

@@ -49,9 +49,9 @@ struct GemmTiles {
   // KC = 384: a B micro-panel (KC x NR: 24 KiB with fp32) stays in a 32 KiB L1 while the A
   // micro-panels stream past it from L2, where the packed A block (MC x KC, 288 KiB in fp32)
   // stays. MC = 192 rows and NC = 512 columns (a block of op(B) when several threads share
-  // the product) amortise the packing. (Zen 3, 512 KiB L2: KC 128-384, MC 96-384 and NC
-  // 256-2048 were within the +-10% noise; Zen 4, 1 MiB L2, kt/backend/impl/gemm_kokkos_host.hpp
-  // at 1024^3: KC 384 ~3% faster than 256, a 64-byte pad between panels no better.)
+  // the product) amortise the packing. The exact sizes matter little (KC = 384 is slightly
+  // ahead of 256 with a 1 MiB L2), and a pad between panels does not help, so there is none
+  // (docs/performance.md, "kt's own host kernel against OpenBLAS").
   static constexpr int KC = 384, MC = 192 / MR * MR, NC = 512;
   static constexpr int team_size = 1, vector_length = 1;
   static constexpr int scratch_level = 1;  // level 0 is capped at 32 KiB on host back-ends
@@ -80,10 +80,10 @@ KOKKOS_FORCEINLINE_FUNCTION Acc gemm_load(const T& x) {
 
 // Loop hints for the micro-kernel. GCC: unroll the MR rows completely but keep the NR loop a
 // loop, so that the *loop* vectorizer turns it into NR/simd vector FMAs whose accumulators it
-// then keeps in registers; fully unrolled, GCC 12 instead vectorizes the k loop as an SLP
-// reduction with lane permutes and spills (~45 instead of ~90 GFLOP/s per Zen 3 core).
-// Clang's SLP vectorizer prefers everything unrolled (~70 vs ~25). GPU: unroll everything,
-// the register block is scalar registers.
+// then keeps in registers; fully unrolled, GCC 12 instead vectorizes the k loop as a far
+// slower SLP reduction with lane permutes and spills. Clang's SLP vectorizer is faster with
+// everything unrolled (docs/performance.md, "kt's own host kernel against OpenBLAS"). GPU:
+// unroll everything, the register block is scalar registers.
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
 #define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("unroll")
 #define KT_IMPL_GEMM_UNROLL_COLS _Pragma("unroll")

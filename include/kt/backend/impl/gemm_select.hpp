@@ -65,16 +65,14 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
 }
 
 /// The heuristic used without benchmark mode. Products under 0.5 MFLOP run on one thread
-/// (below that a fork-join costs more than the second thread saves: 64³ is 1.45x faster on 2
-/// threads, 32x512x10 the same). Host float products go to BLAS when kt has one — threaded by
-/// kt on its own pool, it won at every MLP shape, skinny ones included (256x512x10, k = 10:
-/// 20.9 µs vs Eigen's 41; 10x512x256: 14.8 vs 43) — unless that BLAS runs kernels narrower
+/// (below that a fork-join costs more than the second thread saves). Host float products go to
+/// BLAS when kt has one — threaded by kt on its own pool, it wins at every MLP shape, skinny
+/// ones (k = 10) included, where Eigen is far behind — unless that BLAS runs kernels narrower
 /// than kt's on this CPU (kt/backend/impl/blas_core.hpp) — else to Eigen, else to kt's kernel.
 /// Host 16-bit products go to kt's kernel, which widens the operands while packing them: the
-/// libraries need fp32 copies first, a memory-bound pass that cost 9% of a bf16 training step
-/// (784-512-512-10/b256 on a Zen 4; 2 threads, GFLOP/s, kt / widened OpenBLAS: 256x512x784 NT
-/// 190-200 / 101-117, 512x784x256 TN 191-200 / 120; 1 thread level, 98-105 / 95-102).
-/// Figures behind these choices: docs/performance.md.
+/// libraries need fp32 copies first, a memory-bound pass kt's kernel does not make (ahead of
+/// widened OpenBLAS on 2 threads, level on 1). Figures behind these choices:
+/// docs/performance.md ("Matrix products", "Fixed cost of small ops", "Mixed precision").
 template <class Exec, class T, class C>
 GemmChoice gemm_heuristic(const GemmProblem<T, C>& p, int concurrency) {
   if constexpr (is_cuda_v<Exec>) {
@@ -82,7 +80,8 @@ GemmChoice gemm_heuristic(const GemmProblem<T, C>& p, int concurrency) {
   } else {
     const int threads = p.flops() < 0.5e6 ? 1 : concurrency;
     // kt's kernel on one thread reads small operands unpacked (gemm_host_small.hpp), which
-    // moves its crossover up to ~1 MFLOP: 64^3 is faster on one thread, 128^3 on two.
+    // moves its crossover up to ~1 MFLOP: 64^3 is faster on one thread, 128^3 on two
+    // (docs/performance.md, "Host float products").
     const auto kokkos_threads = [&] { return gemm_host_small_fits(p) && p.flops() < 1e6 ? 1 : threads; };
     if constexpr (host_library_ok_v<Exec, T>) {
       if (have_blas_gemm) {

@@ -240,8 +240,9 @@ private:
   MemoryStats stats_;
   BlockPool* capture_pool_ = nullptr;
   // On by default everywhere: device allocations (cudaMalloc) synchronise, and large host
-  // allocations (mmap'd by glibc above 32 MiB) pay page faults on every first touch — a
-  // 64 MiB elementwise result costs ~6x its arithmetic without the cache.
+  // allocations (mmap'd by glibc above 32 MiB) pay page faults on every first touch, which
+  // cost a large elementwise result more than its arithmetic (docs/performance.md, "Fixed cost
+  // of small ops").
   bool caching_ = true;
 };
 

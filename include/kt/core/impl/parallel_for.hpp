@@ -12,8 +12,8 @@
 //  - Every parallel region on the host is one team of the whole pool, the threads beyond
 //    the work idle through it: GCC's OpenMP runtime ends the surplus threads of its pool
 //    whenever a smaller team starts and creates them again for the next larger one. Teams of
-//    mixed sizes (GEMM pieces, the loader's gather, Kokkos kernels) made the main example's
-//    epoch on a 16-core VM about 2 s on 16 threads against 0.8-1.0 s on 8 (docs/performance.md).
+//    mixed sizes (GEMM pieces, the loader's gather, Kokkos kernels) make the main example's
+//    epoch slower on 16 threads than on 8 (docs/performance.md, "Many cores").
 //  - None of this applies to GPUs, whose launches are asynchronous anyway.
 
 #include "kt/core/impl/host_wait.hpp"

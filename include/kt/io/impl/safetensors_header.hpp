@@ -14,7 +14,8 @@
 // The parse is one pass in linear time: a SAX handler builds each top-level entry on its own,
 // checks it and drops it; a key named twice is found in the entry's own small object, or,
 // for tensor names, by the hash index of names built once all are read. (A DOM parse with a callback rescans the whole object after
-// every entry: quadratic, hours for the million entries a 100 MB header can hold.)
+// every entry: quadratic, far too slow for the million entries a 100 MB header can hold;
+// docs/performance.md, "Reading safetensors files".)
 //
 // What is accepted follows the reference reader (the Rust `safetensors` crate, whose header
 // is serde_json over UTF-8): JSON whitespace around the object, unknown per-tensor fields

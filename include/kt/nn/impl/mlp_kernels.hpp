@@ -5,18 +5,17 @@
 // of kMLPPad) so that the innermost loop runs over consecutive output neurons. Every sum is
 // accumulated in fp32; 16-bit weights are converted as they are loaded.
 //
-// Why the shapes below (g++ 12 -O3 -march=native on an AVX-512 core, 64-wide
-// layers, one core; docs/performance.md has the benchmark):
+// Why the shapes below (the measurements: docs/performance.md, "In-kernel inference"):
 // - one point (mlp_point_layer): chunks of 32 outputs, two partial sums over the inputs,
-//   i.e. four independent 16-float FMA chains: ~55 GFLOP/s, bound by one weight load per
-//   FMA. One sum (two chains) ran at ~40, four sums or 64-output chunks no faster than two.
+//   i.e. four independent 16-float FMA chains, bound by one weight load per FMA. One sum
+//   (two chains) is slower; four sums or 64-output chunks are no faster than two.
 // - a block of kMLPHostRows points x 16 outputs (mlp_tile_block) shares each weight load
-//   between the points: ~110 GFLOP/s in isolation (about the FMA peak), also with AVX2's 16
-//   registers; 8 x 16 was no faster here, 4 x 32 and 8 x 32 slower.
-// - the loop hints of kt's GEMM micro-kernel (kt/backend/impl/gemm_kokkos.hpp): fully
-//   unrolled, GCC 12 vectorised the 16-wide loops with lane shuffles and partial vectors
-//   (2-4x slower).
-// - the packed rows must be 64-byte aligned: unaligned, the one-point path ran 1.5x slower.
+//   between the points and runs near the FMA peak, also with AVX2's 16 registers; 8 x 16 is
+//   no faster, 4 x 32 and 8 x 32 are slower.
+// - the loop hints of kt's GEMM micro-kernel (kt/backend/impl/gemm_micro.hpp): fully
+//   unrolled, GCC 12 vectorises the 16-wide loops with lane shuffles and partial vectors,
+//   several times slower.
+// - the packed rows must be 64-byte aligned: unaligned, the one-point path is slower.
 
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/ops.hpp"
@@ -57,7 +56,7 @@ inline constexpr int kMLPCols = kMLPPad;
 
 // Host: the one-point layer is a function of its own, so that its machine code does not depend
 // on the user's lambda it is called from (kt's GEMM found GCC 12 keeping a register block in
-// memory inside a large lambda; here both ways measured the same, 11.4 vs 11.6 µs for 32 points).
+// memory inside a large lambda; here both ways run at the same speed).
 #if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
 #define KT_IMPL_MLP_LAYER_INLINE KOKKOS_INLINE_FUNCTION __attribute__((noinline))
 #else

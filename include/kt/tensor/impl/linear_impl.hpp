@@ -133,7 +133,8 @@ void linear_grad_epilogue_kernel(const D& exec, const Tensor<T, D>& dy, const Te
     // j0 + l of rows r, r + R, r + 2R, ... — a warp reads 32 adjacent elements of a row — and
     // the R partial sums of a column are added in order r = 0, 1, ... by one thread: the same
     // order on every run. (One thread per column walking all rows left a 512-column layer 16
-    // warps for the whole GPU and each of them a chain of `rows` loads: 0.5 ms at batch 1024.)
+    // warps for the whole GPU and each of them a chain of `rows` loads: docs/performance.md,
+    // "GPU training step".)
     using Exec = D;
     using Policy = Kokkos::TeamPolicy<Exec, Kokkos::IndexType<std::int64_t>>;
     using Member = typename Policy::member_type;

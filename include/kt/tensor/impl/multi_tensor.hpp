@@ -59,7 +59,8 @@ inline constexpr bool has_bind_v<F, std::void_t<decltype(std::declval<const F&>(
 /// devices a functor with bind(e) runs bind(e)(k) instead: scalars that live in memory (a
 /// learning rate, Adam's step scalars, a skip flag) become values before the loop, which the
 /// compiler can then vectorise — read through a pointer inside the loop, a float scalar may
-/// alias the float stores and keeps the loop scalar (Adam's update ran 10x slower so).
+/// alias the float stores and keeps the loop scalar, many times slower (docs/performance.md,
+/// "Host float products").
 template <class D, class F>
 void multi_tensor_for(const char* label, const F& f) {
   if constexpr (is_host_accessible_v<D>) {

@@ -128,7 +128,7 @@ struct Identity {
 };
 /// relu(NaN) = NaN, as in PyTorch. The gradient is a select, `y > 0 ? g : 0`, not `g * mask`:
 /// GCC turns the 0/1 product into a branch that mispredicts on a ReLU layer's random signs
-/// (24x slower, see docs/performance.md); the select also gives exactly 0 where y <= 0.
+/// (docs/performance.md, "Fused Linear + ReLU"); the select also gives exactly 0 where y <= 0.
 struct Relu {
   static constexpr bool floating = false, uses_input = false;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return x > C(0) ? x : (x != x ? x : C(0)); }
