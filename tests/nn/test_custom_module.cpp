@@ -25,13 +25,31 @@ struct Residual : kt::nn::Module<double, D> {
   kt::Var<double, D> forward(const kt::Var<double, D>& x) override { return x + (*fc2)(kt::relu((*fc1)(x))); }
 };
 
-/// The same with the one-line rebuild_on, so that a Sequential holding it can move too.
+/// Two Linears, a parameter and a buffer, and nothing but a constructor and forward: what
+/// kt::nn::make_module lets move to another device, alone or inside a Sequential.
 template <class D>
-struct MovableResidual : Residual<D> {
-  using Residual<D>::Residual;
-  std::shared_ptr<void> rebuild_on(const std::type_info& device) const override {
-    return kt::nn::rebuild_as(*this, device, 4, 6);
+struct Gated : kt::nn::Module<double, D> {
+  std::shared_ptr<kt::nn::Linear<double, D>> fc1, fc2;
+  kt::Var<double, D> gate;
+  kt::Tensor<double, D> calls;
+  Gated(std::int64_t n, std::int64_t hidden) {
+    fc1 = this->register_module("fc1", kt::nn::Linear<double, D>(kt::nn::LinearOptions(n, hidden).seed(1)));
+    fc2 = this->register_module("fc2", kt::nn::Linear<double, D>(kt::nn::LinearOptions(hidden, n).seed(2)));
+    gate = this->register_parameter("gate", kt::full<double, D>({n}, 0.5));
+    calls = this->register_buffer("calls", kt::zeros<double, D>({1}));
   }
+  kt::Var<double, D> forward(const kt::Var<double, D>& x) override {
+    calls += 1.0;
+    return x * gate + (*fc2)(kt::tanh((*fc1)(x)));
+  }
+};
+
+/// A constructor that takes device-typed data cannot be called on another device.
+template <class D>
+struct FromTensor : kt::nn::Module<double, D> {
+  kt::Var<double, D> w;
+  explicit FromTensor(const kt::Tensor<double, D>& init) { w = this->register_parameter("w", init.clone()); }
+  kt::Var<double, D> forward(const kt::Var<double, D>& x) override { return x * w; }
 };
 
 /// A child, then a parameter and a buffer of its own: PyTorch lists its own parameter first.
@@ -121,16 +139,68 @@ TEST_CASE_TEMPLATE("a custom module moves to another device with kt::nn::to and 
   auto across = kt::nn::to<Other>(layer);
   CHECK(kt_test::same_across_devices<Other, D>(across(x.template to<Other>()).data().to_vector(),
                                                layer(x).data().to_vector()));
-  // With rebuild_on, a Sequential holding it moves as a whole.
+}
+
+TEST_CASE_TEMPLATE("a module of one's own made by make_module moves alone and inside a Sequential, state and all", D, KT_DEVICES) {
+  using Other = OtherDevice<D>;
+  auto net = kt::nn::make_module<Gated<D>>(4, 6);
+  static_assert(std::is_same_v<decltype(net), std::shared_ptr<Gated<D>>>);
+  const auto x = kt::randn<double, D>({3, 4}, 7);
+  // State that differs from a fresh construction: a trained-looking gate, a counted buffer, eval mode.
+  kt::copy(net->gate.data(), kt::from_host<double, D>(std::vector<double>{0.1, -0.2, 0.3, 2.0}, {4}));
+  (void)(*net)(x);
+  (void)(*net)(x);
+  net->fc1->weight.requires_grad_(false);
+  net->eval();
+  const auto expected = (*net)(x).data().to_vector();  // the third call
+  auto check_copy = [&](const auto& copy) {
+    using D2 = typename std::decay_t<decltype(*copy)>::device_type;
+    CHECK(copy->gate.data().to_vector() == net->gate.data().to_vector());
+    CHECK(copy->calls.to_vector() == std::vector<double>{3.0});
+    CHECK_FALSE(copy->is_training());
+    CHECK_FALSE(copy->fc1->weight.requires_grad());
+    CHECK(copy->fc2->weight.requires_grad());
+    CHECK(kt_test::same_across_devices<D2, D>(copy->forward(kt::Var<double, D2>(x.template to<D2>())).data().to_vector(),
+                                              expected));
+    copy->gate.data().fill_(0.0);  // independent parameters
+    CHECK(net->gate.data().to_vector() != copy->gate.data().to_vector());
+  };
+  check_copy(kt::nn::to<Other>(net));  // shared_ptr<Gated<Other>>
+  check_copy(kt::nn::to<D>(net));      // its own device: a copy
+  auto value = kt::nn::to<Other>(*net);  // by value, and back again: the copy can move too
+  static_assert(std::is_same_v<decltype(value), Gated<Other>>);
+  auto back = kt::nn::to<D>(value);
+  static_assert(std::is_same_v<decltype(back), Gated<D>>);
+  CHECK(back.gate.data().to_vector() == net->gate.data().to_vector());
+
+  // Inside a Sequential: the whole stack moves, each child rebuilt as its own class.
   kt::nn::Sequential<double, D> seq;
-  seq.push_back(MovableResidual<D>(4, 6));
+  seq.push_back(net);
   seq.push_back(kt::nn::Tanh<double, D>());
-  auto copy = seq.clone();
-  CHECK(copy(x).data().to_vector() == seq(x).data().to_vector());
-  // Without it, the error says what to do.
+  auto moved = seq.template to<Other>();
+  CHECK(moved.size() == 2);
+  CHECK(dynamic_cast<Gated<Other>*>(moved[0].get()) != nullptr);
+  CHECK(kt_test::same_across_devices<Other, D>(moved(x.template to<Other>()).data().to_vector(),
+                                               seq(x).data().to_vector()));
+  CHECK(seq.clone()(x).data().to_vector() == seq(x).data().to_vector());
+}
+
+TEST_CASE_TEMPLATE("a module that cannot be rebuilt says what to do", D, KT_DEVICES) {
+  // Constructed directly: C++ cannot recover its constructor arguments.
   kt::nn::Sequential<double, D> plain;
   plain.push_back(Residual<D>(4, 6));
-  CHECK(kt_test::error_of([&] { (void)plain.clone(); }).find("cannot rebuild itself on device") != std::string::npos);
+  const std::string error = kt_test::error_of([&] { (void)plain.clone(); });
+  CHECK(error.find("Residual cannot rebuild itself on device") != std::string::npos);
+  CHECK(error.find("kt::nn::make_module") != std::string::npos);
+  Residual<D> direct(4, 6);
+  CHECK(kt_test::error_of([&] { (void)kt::nn::to<D>(direct); }).find("kt::nn::make_module") != std::string::npos);
+  // Made from device-typed data: its constructor cannot take that on another device.
+  auto from_tensor = kt::nn::make_module<FromTensor<D>>(kt::ones<double, D>({2}));
+  CHECK(kt::nn::to<D>(from_tensor)->w.data().to_vector() == std::vector<double>{1.0, 1.0});
+  if constexpr (!std::is_same_v<OtherDevice<D>, D>) {
+    CHECK(kt_test::error_of([&] { (void)kt::nn::to<OtherDevice<D>>(from_tensor); })
+              .find("does not take the arguments it was made with") != std::string::npos);
+  }
 }
 
 TEST_CASE_TEMPLATE("an optimizer built before the model was moved refuses to step, naming the cause", D, KT_DEVICES) {

@@ -17,14 +17,13 @@
 ///         return x + (*fc2)(kt::relu((*fc1)(x)));
 ///       }
 ///     };
-///     Residual<kt::Host> net(16, 32);
-///     std::cout << net;                                  // Residual(\n  (fc1): Linear(...)...
-///     auto gpu = kt::nn::to<kt::DefaultDevice>(net, 16, 32);   // a copy on another device
+///     auto net = kt::nn::make_module<Residual<kt::Host>>(16, 32);   // std::make_shared<Residual>(16, 32)
+///     std::cout << *net;                                 // Residual(\n  (fc1): Linear(...)...
+///     auto gpu = kt::nn::to<kt::DefaultDevice>(net);     // a copy on another device
 ///
-/// The device is part of the type, so moving a module makes a new one on the other device:
-/// built-in layers have `layer.to<D2>()`; for your own, `kt::nn::to<D2>(module, constructor
-/// arguments...)` builds it there and copies the state (docs/training.md). An optimizer holds
-/// the parameters of the module it was given — build it after moving.
+/// The device is part of the type, so moving a module makes a new one on the other device and
+/// copies the state (kt/nn/to_device.hpp, docs/training.md). An optimizer holds the parameters
+/// of the module it was given — build it after moving.
 
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/var_access.hpp"
@@ -178,24 +177,25 @@ public:
     train(src.is_training());
   }
 
-  /// A copy of this module (any concrete type) on device D2, through the virtual
-  /// rebuild_on(); what Sequential uses for its children. Built-in layers implement it; a
-  /// module of your own throws kt::Error unless it overrides rebuild_on (see below).
+  /// A copy of this module (its concrete class, state copied) on device D2, through the
+  /// virtual rebuild_on(); what Sequential uses for its children. Built-in layers and modules
+  /// made by kt::nn::make_module can; any other module throws kt::Error saying so.
   template <class D2>
   std::shared_ptr<Module<T, D2>> clone_to() const {
     auto copy = std::static_pointer_cast<Module<T, D2>>(rebuild_on(typeid(D2)));
     KT_REQUIRE(copy != nullptr, "kt::nn::Module: ", name(), " cannot rebuild itself on device ", D2::name(),
-               ": override `std::shared_ptr<void> rebuild_on(const std::type_info& device) const` (return "
-               "kt::nn::rebuild_as<YourModule<...>>(*this, device, constructor arguments...)), or build it on "
-               "the target device and call copy_state_from()");
+               recipe_ ? ": its constructor does not take the arguments it was made with on that device"
+                       : ": C++ cannot recover the arguments it was constructed with; make it with "
+                         "kt::nn::make_module<Class>(arguments...) (which records them), or move it with "
+                         "kt::nn::to<D2>(module, arguments...)");
     return copy;
   }
 
   /// Rebuilds this module on the device whose typeid is given, as a Module<T, thatDevice>
-  /// held by the returned pointer; null when the module does not know how (the default).
+  /// held by the returned pointer; null when it cannot. By default through the recipe that
+  /// kt::nn::make_module recorded; built-in layers rebuild from their options().
   virtual std::shared_ptr<void> rebuild_on(const std::type_info& device) const {
-    (void)device;
-    return nullptr;
+    return recipe_ ? recipe_->rebuild(*this, device) : nullptr;
   }
 
 protected:
@@ -231,6 +231,7 @@ protected:
 private:
   template <class, class>
   friend class Module;
+  friend struct impl::ModuleRecipeAccess;
 
   void check_name(const std::string& name) const {
     KT_REQUIRE(!name.empty() && name.find('.') == std::string::npos, "kt::nn::Module: invalid name '", name,
@@ -265,6 +266,7 @@ private:
   std::vector<std::pair<std::string, Tensor<T, D>>> buffers_;
   std::vector<std::pair<std::string, std::shared_ptr<Module>>> children_;
   bool training_ = true;
+  std::shared_ptr<const impl::ModuleRecipe<T, D>> recipe_;  // set by kt::nn::make_module
 };
 
 template <class T, class D>

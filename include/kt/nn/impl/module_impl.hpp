@@ -1,5 +1,6 @@
 #pragma once
-// Helpers of kt::nn::Module (kt/nn/module.hpp): the structure check of copy_state_from.
+// Helpers of kt::nn::Module (kt/nn/module.hpp): the structure check of copy_state_from, and
+// the interface of the recipe a module made by kt::nn::make_module carries (rebind.hpp).
 
 #include "kt/core/error.hpp"
 
@@ -7,10 +8,28 @@
 #include <memory>
 #include <type_traits>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
+namespace kt::nn {
+template <class T, class D>
+class Module;
+}  // namespace kt::nn
+
 namespace kt::impl {
+
+/// How a module rebuilds itself on another device when its class cannot say so: kept by a
+/// module that kt::nn::make_module built, shared by its copies on other devices.
+template <class T, class D>
+struct ModuleRecipe {
+  virtual ~ModuleRecipe() = default;
+  /// `module` rebuilt on the device whose typeid is `device`, its state copied, as a
+  /// Module<T, thatDevice> held by the result; null where that is not possible.
+  virtual std::shared_ptr<void> rebuild(const nn::Module<T, D>& module, const std::type_info& device) const = 0;
+};
+/// Reads and sets a module's recipe (rebind.hpp).
+struct ModuleRecipeAccess;
 
 template <class X>
 struct is_shared_ptr : std::false_type {};

@@ -1,12 +1,14 @@
 #pragma once
-// Naming a module class on another device, and rebuilding a module on a device chosen at run
-// time among the enabled ones (kt/nn/to_device.hpp).
+// Naming a module class on another device, rebuilding a module on a device chosen at run time
+// among the enabled ones, and the constructor-argument recipe of kt::nn::make_module
+// (kt/nn/to_device.hpp).
 
 #include "kt/core/device.hpp"
 #include "kt/core/impl/device_list.hpp"
 #include "kt/nn/module.hpp"
 
 #include <memory>
+#include <tuple>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -53,6 +55,76 @@ std::shared_ptr<void> rebuild_for(const std::type_info& device, F&& make) {
     using M2 = decltype(make(tag));
     return std::shared_ptr<nn::Module<T, D2>>(std::make_shared<M2>(make(tag)));
   });
+}
+
+struct ModuleRecipeAccess {
+  template <class T, class D>
+  static void set(nn::Module<T, D>& module, std::shared_ptr<const ModuleRecipe<T, D>> recipe) {
+    module.recipe_ = std::move(recipe);
+  }
+  template <class T, class D>
+  static bool has(const nn::Module<T, D>& module) {
+    return module.recipe_ != nullptr;
+  }
+};
+
+/// The recipe of a module of class M built from `args`: on another device D2, M's class on
+/// D2 built from the same arguments (a constructor taking device-typed arguments, such as a
+/// Tensor<T, D>, cannot be: rebuild() returns null and clone_to() says why).
+template <class M, class... Args>
+class ConstructorRecipe final : public ModuleRecipe<typename M::value_type, typename M::device_type> {
+public:
+  using T = typename M::value_type;
+  using D = typename M::device_type;
+  explicit ConstructorRecipe(std::tuple<Args...> args) : args_(std::move(args)) {}
+
+  std::shared_ptr<void> rebuild(const nn::Module<T, D>& module, const std::type_info& device) const override;
+  const std::tuple<Args...>& args() const { return args_; }
+
+private:
+  std::tuple<Args...> args_;
+};
+
+/// An M built from `args`, remembering them: what kt::nn::make_module returns.
+template <class M, class... Args>
+std::shared_ptr<M> make_recorded(std::tuple<Args...> args) {
+  auto module = std::apply([](const auto&... a) { return std::make_shared<M>(a...); }, args);
+  ModuleRecipeAccess::set<typename M::value_type, typename M::device_type>(
+      *module, std::make_shared<const ConstructorRecipe<M, Args...>>(std::move(args)));
+  return module;
+}
+
+template <class M, class... Args>
+std::shared_ptr<void> ConstructorRecipe<M, Args...>::rebuild(const nn::Module<T, D>& module,
+                                                             const std::type_info& device) const {
+  return for_device<std::shared_ptr<void>>(device, enabled_devices{}, [&](auto tag) -> std::shared_ptr<void> {
+    using D2 = typename decltype(tag)::type;
+    using M2 = rebind_device_t<M, D2>;
+    if constexpr (std::is_constructible_v<M2, const Args&...>) {
+      auto copy = make_recorded<M2>(args_);
+      copy->copy_state_from(module);
+      return std::shared_ptr<nn::Module<T, D2>>(std::move(copy));
+    } else {
+      return nullptr;
+    }
+  });
+}
+
+/// `module` as a new module of its class on D2 with its state, without constructor arguments:
+/// through the recipe of kt::nn::make_module, else (a class with a default constructor) built
+/// there and its state copied; otherwise kt::Error (clone_to's message says what to do).
+template <class D2, class M>
+rebind_device_t<M, D2> recorded_to(const M& module) {
+  using M2 = rebind_device_t<M, D2>;
+  if constexpr (std::is_default_constructible_v<M2>) {
+    if (!ModuleRecipeAccess::has(module)) return rebuilt_on<D2>(module);
+  }
+  auto copy = module.template clone_to<D2>();
+  auto* typed = dynamic_cast<M2*>(copy.get());
+  KT_REQUIRE(typed != nullptr && typeid(*typed) == typeid(M2), "kt::nn::to<", D2::name(), ">: the module is a ",
+             module.name(), ", of a class derived from the one it is passed as; pass it as a shared_ptr "
+             "(kt::nn::to<D2>(pointer)) to keep its class");
+  return std::move(*typed);
 }
 
 }  // namespace kt::impl
