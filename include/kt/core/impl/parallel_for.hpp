@@ -1,6 +1,8 @@
 #pragma once
-// kt's host and device launches, on an execution-space instance. Every kt kernel goes through
-// these functions, so the rules below hold everywhere:
+// kt's host and device launches, on an execution-space instance. kt's kernels go through
+// these functions, so the rules below hold for them; the kernels that need a team with scratch
+// memory (the GEMM kernels, Linear's GPU backward epilogue, the class-loss reduction) launch a
+// Kokkos::TeamPolicy themselves, on the same instance. The rules:
 //  - The kernel is ordered on work_instance(exec) (kt's CUDA stream on GPUs, see
 //    kt/core/impl/work_instance.hpp); nothing fences.
 //  - On a host thread pool (OpenMP) a kernel takes one thread per host_grain elements of
