@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project speaks for itself: docs and code say what is true now and why, not when or by
 # whom it was found. This check fails on diary text in the README, docs/, include/, examples/,
-# bench/ (not bench/results/: the stamped files scripts/bench_results.sh writes) and scripts/,
+# bench/ (not bench/results/: the stamped files scripts/bench_results.sh writes), scripts/ and
+# tests/,
 # and prints each line it rejects with the rule it broke:
 #   date         an ISO date: a figure's date belongs in the result file a benchmark script
 #                writes, beside the machine and commit
@@ -16,7 +17,7 @@
 set -euo pipefail
 root=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 cd "$root"
-paths=(README.md docs include examples bench scripts)
+paths=(README.md docs include examples bench scripts tests)
 # ERE patterns, matched case-insensitively; this file is excluded (it has to name them).
 rules=(
   'date|\b20[0-9]{2}-[01][0-9]-[0-3][0-9]\b'

@@ -82,7 +82,7 @@ TEST_CASE_TEMPLATE("under bf16 autocast one training step keeps 16-bit activatio
   CHECK(activations16 <= 0.6 * double(fp32.graph));
   // The peak is fp32's at most plus the 16-bit weights: kt's host GEMM kernel and cuBLAS take
   // 16-bit operands as they are (no fp32 copies), and linear writes the fp32 weight gradient
-  // straight from the GEMM (no 16-bit copy, no fp32 scratch for C). Not the 0.65x of issue 12,
-  // which fp32 master weights and gradients alone (5.36 MB of 8.3) rule out at this batch.
+  // straight from the GEMM (no 16-bit copy, no fp32 scratch for C). A peak of 0.65x fp32's is
+  // out of reach: fp32 master weights and gradients alone take 5.36 MB of 8.3 at this batch.
   CHECK(double(bf16.peak) <= double(fp32.peak) + weights16);
 }

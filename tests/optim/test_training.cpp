@@ -1,4 +1,4 @@
-// Issue 4's acceptance test for the optimizers: from the same initial weights and batches,
+// The optimizers in a training loop: from the same initial weights and batches,
 // 100 SGD-momentum steps and 100 Adam steps of an MLP on fixed data end with parameters that
 // agree with an independent double-precision host reference to 1e-5 relative.
 //
