@@ -9,6 +9,8 @@
 #include <kt/backend/cuda/cublas_gemm.hpp>
 #include <kt/backend/cuda/cuda_pinned.hpp>
 
+#include "check.hpp"
+
 #if defined(KOKKOS_INLINE_FUNCTION) || defined(KOKKOS_VERSION)
 #error "kt's CUDA adapter headers must not include Kokkos"
 #endif
@@ -24,16 +26,7 @@
 
 namespace {
 
-int passed = 0, failed = 0;
-
-void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++passed;
-  } else {
-    ++failed;
-    std::printf("FAILED: %s\n", what.c_str());
-  }
-}
+using kt_cuda_test::check;
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != s.npos; }
 
@@ -43,7 +36,7 @@ std::string error_of(const F& f, const std::string& what) {
   try {
     f();
   } catch (const kt::Error& e) {
-    ++passed;
+    check(true, what);
     return e.message();
   } catch (const std::exception& e) {
     check(false, what + ": threw a non-kt exception: " + e.what());
@@ -57,7 +50,7 @@ template <class F>
 void no_error(const F& f, const std::string& what) {
   try {
     f();
-    ++passed;
+    check(true, what);
   } catch (const std::exception& e) {
     check(false, what + ": unexpected exception: " + e.what());
   }
@@ -342,6 +335,5 @@ int main() {
       check(false, std::string("device checks threw: ") + ex.what());
     }
   }
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return kt_cuda_test::summary();
 }

@@ -6,6 +6,8 @@
 #include <kt/backend/gemm_problem.hpp>
 #include <kt/core/dtype.hpp>
 
+#include "check.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -13,16 +15,7 @@
 
 namespace {
 
-int passed = 0, failed = 0;
-
-void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++passed;
-  } else {
-    ++failed;
-    std::printf("FAILED: %s\n", what.c_str());
-  }
-}
+using kt_cuda_test::check;
 
 /// The kt::Error message gemm(p) throws, or "" when it throws none.
 template <class T, class C>
@@ -133,6 +126,5 @@ int main() {
       check(false, std::string("device check threw: ") + e.what());
     }
   }
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return kt_cuda_test::summary();
 }

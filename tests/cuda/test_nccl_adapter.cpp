@@ -4,17 +4,13 @@
 // input back, checked element by element. Non-zero exit on any failure.
 #include <kt/dist/nccl/nccl_communicator.hpp>
 
+#include "check.hpp"
+
 #include <cstdio>
 #include <string>
 #include <vector>
 
-namespace {
-int passed = 0, failed = 0;
-void check(bool ok, const std::string& what) {
-  ok ? ++passed : ++failed;
-  if (!ok) std::printf("FAILED: %s\n", what.c_str());
-}
-}  // namespace
+using kt_cuda_test::check;
 
 int main() {
   check(kt::dist::nccl::data_type<float>() == ncclFloat32 && kt::dist::nccl::data_type<std::int64_t>() == ncclInt64,
@@ -28,8 +24,7 @@ int main() {
       check(std::string(e.message()).find("kt::nccl:") != std::string::npos, "the error names NCCL");
       std::printf("no GPU: %s\n", e.message().c_str());
     }
-    std::printf("%d passed, %d failed\n", passed, failed);
-    return failed == 0 ? 0 : 1;
+    return kt_cuda_test::summary();
   }
   kt::dist::nccl::Communicator nccl(1, kt::dist::nccl::Communicator::unique_id(), 0);
   const std::size_t n = 1000;
@@ -57,6 +52,5 @@ int main() {
   cudaStreamDestroy(stream);
   cudaFree(a);
   cudaFree(b);
-  std::printf("%d passed, %d failed\n", passed, failed);
-  return failed == 0 ? 0 : 1;
+  return kt_cuda_test::summary();
 }
