@@ -60,6 +60,50 @@ void overview() {
   KT_REQUIRE(opt.state(0).step == 4, "training: Adam took ", opt.state(0).step, " steps, not 4");
 }
 
+void var() {
+  // [var]
+  using D = kt::DefaultDevice;
+  kt::Var<float, D> w(kt::randn<float, D>({3, 2}, 0));   // a constant leaf
+  w.requires_grad_();                                    // w.requires_grad_(): leaves only
+  const kt::Var<float, D> x(kt::ones<float, D>({4, 3}));
+  auto y = kt::matmul(x, w);                             // y.is_leaf() == false, y.grad_fn_name() == "kt::matmul"
+  int ready = 0;
+  kt::HookHandle hook = w.register_post_accumulate_grad_hook([&](const kt::Var<float, D>&) { ++ready; });
+  kt::sum(y * 2.0f).backward();                          // w.grad() == 2 · xᵀ · ones; the hook ran once
+  hook.remove();                                         // handle.remove()
+  const auto grad = w.grad().to_vector();               // w.grad.tolist()
+  w.set_grad(kt::zeros_like(w.data()));                  // w.grad = torch.zeros_like(w)
+  const bool same = w.is_same(w.detach());               // `w is w.detach()`: false, a new constant
+  // [var]
+  KT_REQUIRE(w.is_leaf() && w.requires_grad() && !y.is_leaf() && y.grad_fn_name() == "kt::matmul",
+             "training: y was made by '", y.grad_fn_name(), "'");
+  KT_REQUIRE(ready == 1 && !same, "training: the hook ran ", ready, " times");
+  for (float g : grad) KT_REQUIRE(g == 8.0f, "training: a gradient is ", g, ", not 8");
+  KT_REQUIRE(kt::max(kt::abs(w.grad())).item() == 0.0f, "training: set_grad did not replace the gradient");
+}
+
+void grad_mode() {
+  using D = kt::DefaultDevice;
+  kt::Var<float, D> w(kt::randn<float, D>({3, 2}, 0), true);
+  const auto x = kt::ones<float, D>({4, 3});
+  // [grad_mode]
+  kt::Var<float, D> frozen, recorded;
+  {
+    kt::NoGradGuard no_grad;                           // with torch.no_grad():
+    frozen = kt::matmul(x, w);                         // records nothing: frozen.requires_grad() == false
+    kt::EnableGradGuard enable_grad;                   // with torch.enable_grad(): records again
+    recorded = kt::matmul(x, w);                       // recorded.grad_fn_name() == "kt::matmul"
+  }                                                    // each guard restores the mode it found
+  {
+    kt::AutoGradMode mode(false);                      // with torch.set_grad_enabled(False):
+  }
+  const bool on = kt::GradMode::is_enabled();          // torch.is_grad_enabled(): per thread, true by default
+  // [grad_mode]
+  KT_REQUIRE(on && !frozen.requires_grad() && frozen.is_leaf() && recorded.requires_grad() &&
+                 recorded.grad_fn_name() == "kt::matmul",
+             "training: the grad-mode guards did not switch recording");
+}
+
 void custom_op() {
   // [custom_op]
   using D = kt::DefaultDevice;
@@ -79,6 +123,41 @@ void custom_op() {
   KT_REQUIRE(y.grad_fn_name() == "softplus", "training: softplus recorded as '", y.grad_fn_name(), "'");
   const double err = kt::max(kt::abs(x.grad() - kt::sigmoid(x.data()))).item();
   KT_REQUIRE(err < 1e-12, "training: softplus's gradient is off by ", err);
+}
+
+void tensor_ops() {
+  // [tensor_ops]
+  using D = kt::DefaultDevice;
+  const D exec;                                        // an execution-space instance: a CUDA stream on GPUs
+  auto a = kt::arange<float, D>(0, 6).reshape({2, 3});
+  auto b = kt::full_like(a, 2.0f);                     // torch.full_like; zeros_like, ones_like, empty_like
+  auto mask = kt::lt(exec, a, b);                      // a < b on exec: uint8 0/1; eq, ne, le, gt, ge alike
+  kt::mul_(exec, a, 0.5f);                             // a *= 0.5f on exec (a.mul_(0.5)); add_, sub_, div_
+  auto n = kt::neg(exec, a);                           // -a on exec (torch.neg)
+  auto row = a[1];                                     // a view: row.storage_offset() == 3, row.nbytes() == 12
+  const int last = a.shape().normalize_dim(-1);        // 1: dims count from the back, as in PyTorch
+  // [tensor_ops]
+  KT_REQUIRE(mask.to_vector() == std::vector<std::uint8_t>({1, 1, 0, 0, 0, 0}), "training: kt::lt gave ", mask);
+  KT_REQUIRE(n.to_vector() == std::vector<float>({-0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -2.5f}), "training: neg gave ", n);
+  KT_REQUIRE(row.storage_offset() == 3 && row.nbytes() == 12u && last == 1, "training: the row view is at offset ",
+             row.storage_offset());
+  KT_REQUIRE(b.shape() == a.shape() && b.to_vector()[5] == 2.0f, "training: full_like gave ", b);
+}
+
+void linear_kernels() {
+  // [linear_kernels]
+  using D = kt::DefaultDevice;
+  const auto x = kt::randn<float, D>({8, 4}, 0), w = kt::randn<float, D>({3, 4}, 1), b = kt::zeros<float, D>({3});
+  kt::LinearForward<float, D> fwd = kt::linear_forward(x, w, b, kt::Activation::GELU);   // .output, .pre_activation
+  kt::LinearGrads<float, D> g = kt::linear_backward(kt::ones_like(fwd.output), x, w, fwd, kt::Activation::GELU);
+  // g.dx (8, 4), g.dw (3, 4), g.db (3): d sum(y) / d x, w, b
+  // [linear_kernels]
+  kt::Var<float, D> wv(w, true);
+  kt::sum(kt::linear(x, wv, b, kt::Activation::GELU)).backward();
+  const float err = kt::max(kt::abs(wv.grad() - g.dw)).item();
+  KT_REQUIRE(err < 1e-5f && g.dx.shape() == kt::Shape({8, 4}) && g.db.shape() == kt::Shape({3}),
+             "training: linear_backward's dw is off by ", err);
+  KT_REQUIRE(kt::MatmulOptions().transpose_b(true).trans_b() == kt::Transpose::Yes, "training: trans_b()");
 }
 
 void checkpoint() {
@@ -133,7 +212,11 @@ int main(int argc, char* argv[]) {
   kt::Runtime runtime(argc, argv);
   try {
     overview();
+    var();
+    grad_mode();
     custom_op();
+    tensor_ops();
+    linear_kernels();
     step_graph();
     checkpoint();
   } catch (const kt::Error& e) {
