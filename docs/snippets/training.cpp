@@ -160,6 +160,48 @@ void linear_kernels() {
   KT_REQUIRE(kt::MatmulOptions().transpose_b(true).trans_b() == kt::Transpose::Yes, "training: trans_b()");
 }
 
+void initialisation() {
+  // [init]
+  using D = kt::DefaultDevice;
+  kt::nn::Linear<float, D> fc(kt::nn::LinearOptions(256, 128));
+  kt::Generator gen(42);                                         // torch.Generator().manual_seed(42)
+  const double gain = kt::nn::init::calculate_gain("tanh");      // 5/3
+  kt::nn::init::xavier_uniform_(fc.weight.data(), gen, gain);    // nn.init.xavier_uniform_(fc.weight, gain)
+  kt::nn::init::constant_(fc.bias.data(), 0.0);                  // nn.init.constant_(fc.bias, 0)
+  const auto [fan_in, fan_out] = kt::nn::init::fans(fc.weight.shape());   // (256, 128)
+  // [init]
+  const double bound = gain * std::sqrt(6.0 / (fan_in + fan_out));
+  const float wmax = kt::max(kt::abs(fc.weight.data())).item();
+  KT_REQUIRE(fan_in == 256 && fan_out == 128 && wmax <= bound && wmax > 0.9 * bound,
+             "training: xavier_uniform_ drew up to ", wmax, " for the bound ", bound);
+  KT_REQUIRE(kt::max(kt::abs(fc.bias.data())).item() == 0.0f && gen.offset() == 1,
+             "training: the generator is at offset ", gen.offset());
+}
+
+void layers() {
+  // [layers]
+  using D = kt::DefaultDevice;
+  kt::nn::Sequential<float, D> net;
+  net.push_back(kt::nn::Flatten<float, D>(kt::nn::FlattenOptions{1, -1}));   // nn.Flatten(1, -1)
+  net.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(12, 16).seed(1)));
+  net.push_back(kt::nn::LayerNorm<float, D>(kt::nn::LayerNormOptions({16}).eps(1e-5).elementwise_affine(true)));
+  net.push_back(kt::nn::GELU<float, D>());                                   // ReLU, Tanh, Sigmoid alike
+  net.push_back(kt::nn::Dropout<float, D>(kt::nn::DropoutOptions(0.1).seed(7)));
+  net.push_back(kt::nn::Linear<float, D>(16, 4));
+  net.push_back(kt::nn::LogSoftmax<float, D>(kt::nn::SoftmaxOptions{1}));    // nn.LogSoftmax(dim=1)
+  for (const auto& [name, child] : net.named_children())                     // "0" ... "6"
+    std::cout << name << ": " << child->name() << "(" << child->extra_repr() << ")\n";
+  for (const auto& [name, gen] : net.named_generators())                     // "4": the Dropout's
+    std::cout << name << " draws from seed " << gen->seed() << "\n";
+  net.eval();                                          // is_training() is false in every child
+  auto y = net(kt::randn<float, D>({8, 3, 4}, 0));     // (8, 4) log-probabilities
+  // [layers]
+  KT_REQUIRE(y.shape() == kt::Shape({8, 4}) && !net[4]->is_training(), "training: the layers gave ", y.shape());
+  const auto gens = net.named_generators();
+  KT_REQUIRE(gens.size() == 1 && gens[0].first == "4" && gens[0].second->seed() == 7, "training: named_generators");
+  KT_REQUIRE(net.named_children().size() == 7, "training: named_children");
+}
+
 void checkpoint() {
   using D = kt::DefaultDevice;
   kt::nn::Sequential<float, D> model;
@@ -217,6 +259,8 @@ int main(int argc, char* argv[]) {
     custom_op();
     tensor_ops();
     linear_kernels();
+    initialisation();
+    layers();
     step_graph();
     checkpoint();
   } catch (const kt::Error& e) {
