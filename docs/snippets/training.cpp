@@ -35,6 +35,38 @@ void train(kt::nn::Sequential<float, D>& model, kt::optim::Adam<float, D>& opt,
 }
 // [step_graph]
 
+// [custom_optimizer]
+class PlainSGDOptions {                                // the hyperparameters, listed once in fields()
+public:
+  PlainSGDOptions(double lr) : lr_(lr) {}              // implicit: PlainSGD(params, 0.1)
+  PlainSGDOptions& lr(double v) { lr_ = v; return *this; }
+  double lr() const { return lr_; }
+  void validate(const char* optimizer) const {         // kt::Error for values the optimizer refuses
+    KT_REQUIRE(lr_ >= 0, optimizer, ": invalid learning rate ", lr_);
+  }
+  template <class Self, class F>
+  static void fields(Self& s, F&& f) { f("lr", s.lr_); }   // doubles and bools, by name
+private:
+  double lr_;
+};
+
+template <class T, class D>
+class PlainSGD final : public kt::optim::OptimizerWithOptions<T, D, PlainSGDOptions> {   // p ← p − lr·g
+public:
+  PlainSGD(kt::optim::Params<T, D> params, const PlainSGDOptions& options)
+      : kt::optim::OptimizerWithOptions<T, D, PlainSGDOptions>(std::move(params), options, "PlainSGD") {}
+  const char* name() const override { return "PlainSGD"; }
+
+protected:
+  void update() override {                             // what step() runs once a gradient exists
+    const auto lr = static_cast<T>(this->options().lr());
+    for (const auto& p : this->params())
+      if (p.grad().defined()) p.data() -= p.grad() * lr;
+  }
+  std::vector<std::string> state_names() const override { return {}; }   // no per-parameter state
+};
+// [custom_optimizer]
+
 void overview() {
   auto loader = kt::make_data_loader<kt::DefaultDevice>(
       kt::TensorDataset(kt::randn<float, kt::Host>({256, 784}, 0), kt::randint<std::int64_t, kt::Host>(0, 10, {256}, 1)),
@@ -202,6 +234,79 @@ void layers() {
   KT_REQUIRE(net.named_children().size() == 7, "training: named_children");
 }
 
+void optimizer_state() {
+  // [optimizer_state]
+  using D = kt::DefaultDevice;
+  kt::Var<float, D> w(kt::randn<float, D>({3, 2}, 0), true), b(kt::zeros<float, D>({2}), true);
+  kt::optim::Params<float, D> params{w, b};            // model.parameters(), a std::vector or {w, b}
+  kt::optim::AdamW<float, D> opt(params, kt::optim::AdamWOptions(1e-3).weight_decay(0.05).amsgrad(true));
+  kt::sum(kt::matmul(kt::ones<float, D>({4, 3}), w) + b).backward();
+  opt.step();
+  const kt::optim::ParamState<float, D>& s = opt.state(0);   // optimizer.state[w]: s.step, s.at("exp_avg"), ...
+  kt::optim::OptimizerStateDict<float, D> sd = opt.state_dict();   // sd.state[i], sd.hyperparameters["lr"]
+  opt.set_hyperparameters({{"lr", 3e-4}, {"weight_decay", 0.1}});  // param_groups[0]["lr"] = 3e-4, ...
+  opt.set_options(kt::optim::AdamWOptions(opt.options()).betas(0.9, 0.95));   // all of them, validated
+  opt.set_state(1, sd.state[1]);                       // one parameter's state, deep-copied
+  kt::optim::OptimizerBase& any = opt;                 // what schedulers hold: lr(), set_lr(), step(), name()
+  // [optimizer_state]
+  KT_REQUIRE(s.step == 1 && s.has("exp_avg") && s.has("max_exp_avg_sq") && s.at("exp_avg_sq").shape() == w.shape(),
+             "training: AdamW's state after one step");
+  const auto h = opt.hyperparameters();
+  KT_REQUIRE(h.at("lr") == 3e-4 && h.at("weight_decay") == 0.1 && h.at("beta2") == 0.95 && h.at("amsgrad") == 1,
+             "training: the hyperparameters did not change");
+  KT_REQUIRE(any.lr() == 3e-4 && std::string(any.name()) == "kt::optim::AdamW" && sd.state.size() == 2,
+             "training: OptimizerBase sees lr ", any.lr());
+}
+
+void schedulers() {
+  // [schedulers]
+  using D = kt::DefaultDevice;
+  kt::Var<float, D> w(kt::zeros<float, D>({4}), true);
+  kt::optim::SGD<float, D> opt({w}, kt::optim::SGDOptions(0.1).momentum(0.9).nesterov(true));
+  kt::optim::StepLR sched(opt, /*step_size=*/2, /*gamma=*/0.5);   // lr(e) = 0.1 · 0.5^⌊e/2⌋
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    // ... an epoch of opt.step()
+    sched.step();                                      // after the epoch's steps, as in PyTorch
+  }
+  const double lr = sched.get_last_lr();               // scheduler.get_last_lr()[0]: 0.05 at last_epoch() 3
+  const double later = sched.lr_at(10);                // the closed form at any epoch; changes nothing
+  kt::optim::LRSchedulerState saved = sched.state_dict();   // base_lr, last_epoch
+  sched.set_last_epoch(0);                             // jumps: opt.lr() is 0.1 again
+  sched.load_state_dict(saved);                        // back at epoch 3
+  const kt::optim::LRScheduler& any = sched;           // the base of StepLR, CosineAnnealingLR, LinearLR
+  // [schedulers]
+  KT_REQUIRE(std::abs(lr - 0.05) < 1e-12 && std::abs(later - 0.1 / 32) < 1e-12 && std::abs(opt.lr() - 0.05) < 1e-12,
+             "training: StepLR gave ", lr, " and ", later);
+  KT_REQUIRE(any.last_epoch() == 3 && any.base_lr() == 0.1 && sched.step_size() == 2 && sched.gamma() == 0.5,
+             "training: the scheduler's state");
+  kt::optim::CosineAnnealingLR cosine(opt, /*T_max=*/10, /*eta_min=*/0.01);
+  kt::optim::LinearLR warmup(opt, 0.5, 1.0, 4);
+  KT_REQUIRE(cosine.T_max() == 10 && cosine.eta_min() == 0.01 && warmup.start_factor() == 0.5 &&
+                 warmup.end_factor() == 1.0 && warmup.total_iters() == 4,
+             "training: the schedulers' settings");
+}
+
+void custom_optimizer() {
+  using D = kt::DefaultDevice;
+  kt::Var<float, D> w(kt::ones<float, D>({4}), true);
+  PlainSGD<float, D> opt({w}, 0.25);
+  for (int step = 0; step < 2; ++step) {
+    opt.zero_grad();
+    kt::sum(w * w).backward();  // gradient 2w
+    opt.step();                 // w ← w − 0.25 · 2w = w / 2
+  }
+  kt::optim::StepLR sched(opt, 1, 0.5);  // a scheduler drives it like any kt optimizer
+  sched.step();
+  KT_REQUIRE(w.data().to_vector()[0] == 0.25f && opt.lr() == 0.125 && opt.hyperparameters().at("lr") == 0.125,
+             "training: PlainSGD left w at ", w.data().to_vector()[0]);
+  kt::clip_grad_norm_(opt.params(), 1.0);
+  kt::io::Checkpoint().add("optimizer", opt).save("training_plain_sgd.safetensors");
+  opt.set_lr(1.0);
+  kt::io::Restore().add("optimizer", opt).from(kt::io::load_checkpoint("training_plain_sgd.safetensors"));
+  std::remove("training_plain_sgd.safetensors");
+  KT_REQUIRE(opt.lr() == 0.125, "training: PlainSGD's checkpoint restored lr ", opt.lr());
+}
+
 void checkpoint() {
   using D = kt::DefaultDevice;
   kt::nn::Sequential<float, D> model;
@@ -261,6 +366,9 @@ int main(int argc, char* argv[]) {
     linear_kernels();
     initialisation();
     layers();
+    optimizer_state();
+    schedulers();
+    custom_optimizer();
     step_graph();
     checkpoint();
   } catch (const kt::Error& e) {
