@@ -307,6 +307,41 @@ void custom_optimizer() {
   KT_REQUIRE(opt.lr() == 0.125, "training: PlainSGD's checkpoint restored lr ", opt.lr());
 }
 
+void autocast() {
+  // [autocast]
+  using D = kt::DefaultDevice;
+  kt::nn::Linear<float, D> fc(kt::nn::LinearOptions(8, 4).seed(0));   // fp32 master weights
+  kt::optim::SGD<float, D> opt(fc.parameters(), 0.1);
+  kt::amp::GradScaler scaler(kt::amp::GradScalerOptions().init_scale(1024).growth_interval(100));
+  const auto x = kt::randn<float, D>({16, 8}, 1);
+  const auto y = kt::randint<std::int64_t, D>(0, 4, {16}, 2);
+  bool enabled = false;
+  std::string dtype;
+  kt::amp::StepTaken<D> taken;
+  for (int step = 0; step < 3; ++step) {
+    opt.zero_grad();
+    kt::Var<float, D> loss;
+    {
+      kt::amp::autocast<D> guard;                      // kt::amp::autocast_default_t<D>: half on Cuda, else bfloat16
+      enabled = kt::amp::autocast<D>::is_enabled();    // torch.is_autocast_enabled()
+      auto logits = fc(x);                             // in 16 bits
+      dtype = kt::amp::autocast_dtype(logits);         // logits.dtype: "float16" on Cuda, else "bfloat16"
+      loss = kt::cross_entropy(logits, y);             // in fp32
+    }
+    scaler.scale(loss).backward();
+    taken = scaler.step(opt);                          // converts to bool (stepped); reading it waits
+    scaler.update();
+  }
+  kt::amp::GradScalerState state = scaler.state_dict();   // scale, growth_tracker, growth_factor, ...
+  kt::amp::GradScaler::check_state_dict(state);        // what load_state_dict checks first
+  // [autocast]
+  KT_REQUIRE(enabled && !kt::amp::autocast<D>::is_enabled(), "training: autocast did not switch");
+  KT_REQUIRE(dtype == kt::dtype_name<kt::amp::autocast_default_t<D>>(), "training: the logits' dtype is ", dtype);
+  KT_REQUIRE(static_cast<bool>(taken) && state.scale == 1024 && state.growth_tracker == 3 &&
+                 state.growth_factor == 2 && state.backoff_factor == 0.5 && state.growth_interval == 100,
+             "training: the scaler's state is scale ", state.scale, ", tracker ", state.growth_tracker);
+}
+
 void checkpoint() {
   using D = kt::DefaultDevice;
   kt::nn::Sequential<float, D> model;
@@ -370,6 +405,7 @@ int main(int argc, char* argv[]) {
     schedulers();
     custom_optimizer();
     step_graph();
+    autocast();
     checkpoint();
   } catch (const kt::Error& e) {
     std::cerr << "error: " << e.message() << "\n";
