@@ -42,7 +42,7 @@ void tensors() {
   // [tensors]
   using D = kt::DefaultDevice;
   auto x = kt::randn<float, kt::Host>({64, 784});      // torch.randn(64, 784), kt::manual_seed(s) seeds it
-  auto xd = x.to<D>();                                 // x.to(device): a deep_copy (none if D is the host)
+  auto xd = x.to<D>();                                 // x.to(device): a deep_copy (none if D shares x's memory)
   auto y = kt::relu(kt::matmul(xd, kt::ones<float, D>({784, 10})));
   std::cout << y.device() << " " << y.shape() << "\n";  // where it lives, at run time
   std::vector<float> values = y.to_vector();           // y.cpu().tolist()
@@ -74,7 +74,7 @@ void data_loader() {
                                                   .num_workers(2)
                                                   .pin_memory(true));
   for (int epoch = 0; epoch < 2; ++epoch) {
-    loader.set_epoch(epoch);                           // a new order every epoch
+    loader.set_epoch(epoch);                           // this pass's order (each pass also advances it)
     for (auto [x, y] : loader) {                       // (64, 8) float and (64) int64, already on D
       (void)x, (void)y;
     }
@@ -157,15 +157,19 @@ void saving() {
 void mixed_precision() {
   using D = kt::DefaultDevice;
   // [mixed_precision]
-  kt::Var<float, D> w(kt::randn<float, D>({8, 4}, 0) * 0.1f, true);   // fp32 master weights
-  kt::optim::SGD<float, D> opt(std::vector<kt::Var<float, D>>{w}, 0.1);
+  Residual<D> model(8, 32);                              // fp32 master weights
+  kt::optim::SGD<float, D> opt(model.parameters(), 0.05);
   kt::amp::GradScaler scaler;                            // 65536, x2 after 2000 clean steps, x0.5 on Inf/NaN
-  const kt::Var<kt::half, D> x(kt::randn<kt::half, D>({16, 8}, 1));
+  const auto x = kt::randn<float, D>({256, 8}, 1);
+  const auto target = x * 2.0f;
   for (int step = 0; step < 5; ++step) {
     opt.zero_grad();
-    auto y = kt::matmul(x, w.to<kt::half>()).to<float>();   // fp16 forward (fp32 accumulation), back to fp32
-    auto loss = kt::mean(y * y);
-    scaler.scale(loss).backward();                       // w.grad() arrives in fp32, scaled
+    kt::Var<float, D> loss;
+    {
+      kt::amp::autocast<D, kt::half> guard;              // torch.autocast(device_type, dtype=torch.float16)
+      loss = kt::mse_loss(model(x), target);             // Linear in fp16 (fp32 accumulation), the loss in fp32
+    }
+    scaler.scale(loss).backward();                       // the fp32 weights get fp32 gradients, scaled
     scaler.step(opt);                                    // unscales; skipped if a gradient is Inf/NaN
     scaler.update();
   }
