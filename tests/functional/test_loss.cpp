@@ -137,3 +137,22 @@ TEST_CASE_TEMPLATE("losses: Tensor operands, loss modules, and a mean over no co
   none.backward();
   CHECK(kt_test::all_close(z.grad().to_vector(), {0, 0, 0, 0}));
 }
+
+TEST_CASE_TEMPLATE("cross_entropy equals nll_loss(log_softmax) bit for bit", Case, KT_ALL_FLOAT_CASES) {
+  using T = typename Case::dtype;
+  using D = typename Case::device;
+  // Both take each row's log-sum-exp from one function, so they agree to the last bit.
+  // Wide rows, whose sums of exponentials round differently in float and in double.
+  const auto logits = kt::rand<double, D>({64, 1000}, 5, -4, 4).template to<T>();
+  std::vector<std::int64_t> labels;
+  for (std::int64_t i = 0; i < 64; ++i) labels.push_back((i * 37 + 3) % 1000);
+  const auto target = kt::from_host<std::int64_t, D>(labels, {64});
+  kt::Var<T, D> z(logits);
+  for (Reduction r : {Reduction::None, Reduction::Mean, Reduction::Sum}) {
+    CAPTURE(static_cast<int>(r));
+    const auto fused = kt::cross_entropy(z, target, kt::CrossEntropyOptions().reduction(r)).data().template to<double>();
+    const auto composed =
+        kt::nll_loss(kt::log_softmax(z, 1), target, kt::NLLLossOptions().reduction(r)).data().template to<double>();
+    CHECK(fused.to_vector() == composed.to_vector());
+  }
+}

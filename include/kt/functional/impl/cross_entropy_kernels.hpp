@@ -1,5 +1,6 @@
 #pragma once
-// The fused cross-entropy kernels: one pass per row computes log-sum-exp and the row's loss
+// The fused cross-entropy kernels: one pass per row computes log-sum-exp (row_exp_sum, as
+// log_softmax does, so the losses equal nll_loss(log_softmax) bit for bit) and the row's loss
 // (with label smoothing); kt/tensor/impl/class_loss_reduce.hpp reduces the rows on the device;
 // the backward pass writes softmax − target distribution, scaled by the upstream gradient and
 // the reduction's factor, in one more pass. Nothing of size (N, C) is kept but the logits.
@@ -7,6 +8,7 @@
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/tensor/impl/class_loss_reduce.hpp"
+#include "kt/tensor/impl/softmax_impl.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -29,18 +31,9 @@ void cross_entropy_forward(const Tensor<T, D>& logits, const Tensor<std::int64_t
   const C eps = static_cast<C>(smoothing), keep = C(1) - eps;
   parallel_for(D(), "kt::cross_entropy::forward", target.numel(), KOKKOS_LAMBDA(std::int64_t i) {
                          const std::size_t row = i * static_cast<std::size_t>(classes);
-                         C m = static_cast<C>(x(row));
-                         for (std::int64_t j = 1; j < classes; ++j) {
-                           const C v = static_cast<C>(x(row + j));
-                           m = v > m ? v : m;
-                         }
-                         C sum = 0, total = 0;
-                         for (std::int64_t j = 0; j < classes; ++j) {
-                           const C v = static_cast<C>(x(row + j));
-                           sum += KT_KOKKOS_MATH::exp(v - m);
-                           total += v;
-                         }
-                         const C log_sum = m + KT_KOKKOS_MATH::log(sum);
+                         const C log_sum = row_exp_sum<T>(x, static_cast<std::int64_t>(row), classes, 1).logsumexp();
+                         C total = 0;
+                         for (std::int64_t j = 0; j < classes; ++j) total += static_cast<C>(x(row + j));
                          s(i) = log_sum;
                          const std::int64_t c = t(i);
                          if (!counted_class(c, classes, ignore_index)) {

@@ -10,7 +10,7 @@
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/core/impl/parallel_for.hpp"
-#include "kt/tensor/impl/reduce_impl.hpp"
+#include "kt/core/impl/sum_acc.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <Kokkos_Core.hpp>

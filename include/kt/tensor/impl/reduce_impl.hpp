@@ -10,6 +10,7 @@
 
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/stream_events.hpp"
+#include "kt/core/impl/sum_acc.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
@@ -28,17 +29,6 @@ namespace kt::impl {
 
 /// Elements one thread reduces sequentially per pass; part of the result's definition.
 inline constexpr std::int64_t reduce_chunk = 4096;
-
-/// The type sums accumulate in. float and double inputs accumulate in double: a 4096-element
-/// float chunk summed in float would lose up to ~12 bits, in double the result is exact to
-/// float rounding, and reductions are bound by memory bandwidth, not by fp64 throughput.
-/// kt::half and kt::bfloat16 accumulate in float, as in PyTorch: float's 24-bit mantissa is
-/// far finer than their 11/8 bits, so the one final rounding dominates. Integers sum in int64.
-template <class T>
-using sum_acc_t = std::conditional_t<
-    std::is_integral_v<T>, std::int64_t,
-    std::conditional_t<std::is_same_v<compute_t<T>, float> && !std::is_same_v<T, float>, float,
-                       double>>;
 
 /// The dtype `kt::sum` returns: int64 for integer inputs (as PyTorch), T otherwise.
 template <class T>

@@ -9,10 +9,14 @@
 //   softmax:      y = exp(x − m) / s,          s = Σ exp(x − m),  m = max x
 //   log_softmax:  y = x − m − log s
 //   backward:     softmax dx = y (g − Σ g y);  log_softmax dx = g − exp(x − m − log s) Σ g
+//
+// m and s come from row_exp_sum, which cross-entropy uses too: cross_entropy(x, t) and
+// nll_loss(log_softmax(x), t) are bit-identical.
 
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/core/impl/parallel_for.hpp"
+#include "kt/core/impl/sum_acc.hpp"
 #include "kt/tensor/impl/reduce_impl.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -27,6 +31,32 @@ struct SoftmaxRows {
   std::int64_t rows = 0, n = 0, inner = 1;
   KOKKOS_INLINE_FUNCTION std::int64_t start(std::int64_t r) const { return (r / inner) * n * inner + r % inner; }
 };
+
+/// A row's max m (compute_t) and s = Σ exp(x − m) (sum_acc_t), in index order.
+template <class C, class S>
+struct RowExpSum {
+  C max;
+  S sum;
+  /// log Σ exp(x) = m + log s.
+  KOKKOS_INLINE_FUNCTION C logsumexp() const { return max + static_cast<C>(KT_KOKKOS_MATH::log(sum)); }
+};
+
+/// m and Σ exp(x − m) of the n elements x(base + i * stride): the one log-sum-exp of softmax,
+/// log_softmax and cross-entropy.
+template <class T, class View>
+KOKKOS_INLINE_FUNCTION RowExpSum<compute_t<T>, sum_acc_t<T>> row_exp_sum(const View& x, std::int64_t base,
+                                                                         std::int64_t n, std::int64_t stride) {
+  using C = compute_t<T>;
+  using S = sum_acc_t<T>;
+  C m = static_cast<C>(x(base));
+  for (std::int64_t i = 1; i < n; ++i) {
+    const C v = static_cast<C>(x(base + i * stride));
+    m = v > m ? v : m;
+  }
+  S s = 0;
+  for (std::int64_t i = 0; i < n; ++i) s += static_cast<S>(KT_KOKKOS_MATH::exp(static_cast<C>(x(base + i * stride)) - m));
+  return {m, s};
+}
 
 inline SoftmaxRows softmax_rows(const char* op, const Shape& shape, int dim) {
   const int d = normalize_reduce_dim(op, shape, dim);  // a rank-0 tensor is one row of one
@@ -57,15 +87,11 @@ Tensor<T, D> softmax_forward(const D& exec, const char* op, const Tensor<T, D>& 
       exec, op, rows.rows,
       KOKKOS_LAMBDA(std::int64_t r) {
         const std::int64_t base = rows.start(r), stride = rows.inner;
-        C m = static_cast<C>(in(base));
-        for (std::int64_t i = 1; i < rows.n; ++i) {
-          const C v = static_cast<C>(in(base + i * stride));
-          m = v > m ? v : m;
-        }
-        S s = 0;
-        for (std::int64_t i = 0; i < rows.n; ++i) s += static_cast<S>(KT_KOKKOS_MATH::exp(static_cast<C>(in(base + i * stride)) - m));
+        const auto row = row_exp_sum<T>(in, base, rows.n, stride);
+        const C m = row.max;
+        const S s = row.sum;
         if (Log) {  // not `if constexpr`: nvcc's lambdas cannot first capture inside one
-          const C row_shift = m + static_cast<C>(KT_KOKKOS_MATH::log(s));
+          const C row_shift = row.logsumexp();
           if (keep_shift) shifts(r) = row_shift;
           for (std::int64_t i = 0; i < rows.n; ++i)
             out(base + i * stride) = static_cast<T>(static_cast<C>(in(base + i * stride)) - row_shift);
