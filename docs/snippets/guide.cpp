@@ -53,13 +53,18 @@ void tensors() {
 void moving_models() {
   // [moving_models]
   using D = kt::DefaultDevice;
-  kt::nn::Linear<float, kt::Host> host_layer(kt::nn::LinearOptions(4, 2));
-  Residual<kt::Host> net(4, 8);
-  auto layer = kt::nn::to<D>(host_layer);             // model.to(device): a copy on D (D may be the host)
-  auto moved = kt::nn::to<D>(net, 4, 8);               // your own module: with its constructor arguments
-  kt::optim::Adam<float, D> opt(moved.parameters());   // build the optimizer after the move
+  auto net = kt::nn::make_module<Residual<kt::Host>>(4, 8);   // std::make_shared<Residual>(4, 8)
+  auto model = kt::nn::to<D>(net);                    // model = net.to(device): a copy on D (D may be the host)
+  kt::optim::Adam<float, D> opt(model->parameters()); // build the optimizer after the move
+
+  kt::nn::Sequential<float, kt::Host> stack;          // nn.Sequential(Residual(4, 8), nn.Tanh())
+  stack.push_back(net);
+  stack.push_back(kt::nn::Tanh<float, kt::Host>());
+  auto stack_on_d = stack.to<D>();                    // every child rebuilt on D, state copied
   // [moving_models]
-  (void)layer;
+  KT_REQUIRE(model->parameters()[0].data().to_vector() == net->parameters()[0].data().to_vector() &&
+                 stack_on_d.parameter_count() == net->parameter_count(),
+             "guide: a moved model lost its state");
   (void)opt;
 }
 
