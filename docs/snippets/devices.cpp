@@ -83,7 +83,7 @@ void async_copies() {
   exec.fence();                                // wait before reusing staging or reading elsewhere
   // [async_copies]
   const float difference = kt::max(kt::abs(logits - kt::matmul(moved, w))).item();
-  KT_REQUIRE(difference == 0.0f, "devices: the product of the asynchronous copy differs by ", difference);
+  KT_REQUIRE(difference < 1e-4f, "devices: the product of the asynchronous copy differs by ", difference);
 }
 
 #if defined(KT_DOC_DLPACK)
@@ -122,7 +122,8 @@ void memory_statistics() {
   kt::reset_peak_memory_stats<kt::DefaultDevice>();
   // [memory_stats]
   const auto after = kt::memory_stats<kt::DefaultDevice>();
-  KT_REQUIRE(after.reserved == after.allocated, "devices: empty_cache left ", after.cached(), " B cached");
+  KT_REQUIRE(after.peak_allocated == after.allocated, "devices: the peak after the reset is ", after.peak_allocated,
+             " B, with ", after.allocated, " B allocated");
 }
 
 void runtime_options() {
