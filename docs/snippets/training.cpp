@@ -17,6 +17,25 @@
 
 namespace {
 
+// [custom_module]
+template <class D>
+struct Gated : kt::nn::Module<float, D> {          // y = x ⊙ gate + fc2(relu(fc1(x)))
+  std::shared_ptr<kt::nn::Linear<float, D>> fc1, fc2;
+  kt::Var<float, D> gate;                          // a parameter of its own
+  kt::Tensor<float, D> calls;                      // a buffer: saved, not trained
+  Gated(std::int64_t n, std::int64_t hidden) {
+    fc1 = this->register_module("fc1", kt::nn::Linear<float, D>(kt::nn::LinearOptions(n, hidden)));
+    fc2 = this->register_module("fc2", kt::nn::Linear<float, D>(kt::nn::LinearOptions(hidden, n)));
+    gate = this->register_parameter("gate", kt::full<float, D>({n}, 0.5f));
+    calls = this->register_buffer("calls", kt::zeros<float, D>({1}));
+  }
+  kt::Var<float, D> forward(const kt::Var<float, D>& x) override {
+    calls += 1.0f;
+    return x * gate + (*fc2)(kt::relu((*fc1)(x)));
+  }
+};
+// [custom_module]
+
 // [step_graph]
 template <class D>
 void train(kt::nn::Sequential<float, D>& model, kt::optim::Adam<float, D>& opt,
@@ -66,6 +85,28 @@ protected:
   std::vector<std::string> state_names() const override { return {}; }   // no per-parameter state
 };
 // [custom_optimizer]
+
+void moving_modules() {
+  // [moving_modules]
+  auto net = kt::nn::make_module<Gated<kt::Host>>(4, 6);     // std::make_shared<Gated>(4, 6)
+  auto gpu = kt::nn::to<kt::DefaultDevice>(net);              // shared_ptr<Gated<DefaultDevice>>, state copied
+  kt::optim::Adam<float, kt::DefaultDevice> opt(gpu->parameters());   // built after the move
+
+  kt::nn::Sequential<float, kt::Host> stack;                  // a Sequential holding it moves too
+  stack.push_back(net);
+  stack.push_back(kt::nn::Tanh<float, kt::Host>());
+  auto stack_gpu = stack.to<kt::DefaultDevice>();             // child 0 rebuilt there as a Gated
+
+  Gated<kt::Host> direct(4, 6);                               // constructed directly:
+  auto copy = kt::nn::to<kt::DefaultDevice>(direct, 4, 6);    // pass its constructor arguments
+  copy.copy_state_from(*net);                                 // in place, from any device
+  // [moving_modules]
+  KT_REQUIRE(gpu->gate.data().to_vector() == net->gate.data().to_vector() &&
+                 copy.fc1->weight.data().to_vector() == net->fc1->weight.data().to_vector() &&
+                 stack_gpu.parameter_count() == net->parameter_count(),
+             "training.md: a moved module lost its state");
+  (void)opt;
+}
 
 void overview() {
   auto loader = kt::make_data_loader<kt::DefaultDevice>(
@@ -394,6 +435,7 @@ int main(int argc, char* argv[]) {
   kt::Runtime runtime(argc, argv);
   try {
     overview();
+    moving_modules();
     var();
     grad_mode();
     custom_op();
