@@ -203,10 +203,10 @@ void tensor_ops() {
   using D = kt::DefaultDevice;
   const D exec;                                        // an execution-space instance: a CUDA stream on GPUs
   auto a = kt::arange<float, D>(0, 6).reshape({2, 3});
-  auto b = kt::full_like(a, 2.0f);                     // torch.full_like; zeros_like, ones_like, empty_like
-  auto mask = kt::lt(exec, a, b);                      // a < b on exec: uint8 0/1; eq, ne, le, gt, ge alike
-  kt::mul_(exec, a, 0.5f);                             // a *= 0.5f on exec (a.mul_(0.5)); add_, sub_, div_
-  auto n = kt::neg(exec, a);                           // -a on exec (torch.neg)
+  auto b = kt::full_like(a, 2.0);                      // torch.full_like; zeros_like, ones_like, empty_like
+  auto mask = kt::lt(a, b);                            // a < b: uint8 0/1 (torch.lt); eq, ne, le, gt, ge alike
+  kt::mul_(exec, a, 0.5f);                             // a.mul_(0.5), ordered on exec; add_, sub_, div_
+  auto n = kt::neg(a);                                 // -a (torch.neg)
   auto row = a[1];                                     // a view: row.storage_offset() == 3, row.nbytes() == 12
   const int last = a.shape().normalize_dim(-1);        // 1: dims count from the back, as in PyTorch
   // [tensor_ops]

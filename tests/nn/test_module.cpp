@@ -48,7 +48,7 @@ TEST_CASE_TEMPLATE("Module: prints like PyTorch's repr", D, KT_DEVICES) {
         "  (1): ReLU()\n"
         "  (2): Dropout(p=0.25, inplace=False)\n"
         "  (3): Linear(in_features=8, out_features=3, bias=False)\n"
-        "  (4): LayerNorm((3), eps=1e-05, elementwise_affine=True)\n"
+        "  (4): LayerNorm((3,), eps=1e-05, elementwise_affine=True)\n"
         ")");
   kt::nn::Linear<float, D> fused(kt::nn::LinearOptions(2, 2).activation(kt::Activation::GELU));
   std::ostringstream fs;
@@ -185,4 +185,19 @@ TEST_CASE_TEMPLATE("gradcheck: layers", D, KT_DEVICES) {
   // The parameters' gradients too: the layer's weight and bias as gradcheck inputs.
   CHECK(kt_test::gradcheck<D>([&](const Vars& v) { return kt::linear(v[0], v[1], v[2], kt::Activation::ReLU); },
                               {x, fc.weight.data(), fc.bias.data()}));
+}
+
+TEST_CASE_TEMPLATE("Dropout without a seed takes one from the default generator", D, KT_DEVICES) {
+  const kt::Generator saved = kt::default_generator();
+  kt::manual_seed(11);
+  kt::nn::Dropout<float, D> a(0.5), b(0.5);
+  const auto x = kt::ones<float, D>({256});
+  const auto mask_a = a(x).data().to_vector();
+  CHECK(mask_a != b(x).data().to_vector());  // two layers, two streams (not one seed for all)
+  kt::manual_seed(11);
+  kt::nn::Dropout<float, D> again(0.5);
+  CHECK(again.options().seed() == a.options().seed());
+  CHECK(again(x).data().to_vector() == mask_a);  // manual_seed fixes them
+  CHECK(a.clone().options().seed() == a.options().seed());  // a copy keeps the drawn seed
+  kt::default_generator() = saved;
 }

@@ -97,6 +97,35 @@ TEST_CASE_TEMPLATE("comparisons return uint8 masks", TestCase, KT_FLOAT_CASES, K
   CHECK((a > 1).to_vector() == M{0, 1, 1});
   CHECK((2 >= a).to_vector() == M{1, 1, 0});
   CHECK((a.reshape({3, 1}) < b).shape() == kt::Shape{3, 3});
+  // The named forms (torch.eq, ...), with and without an instance.
+  CHECK(kt::eq(a, b).to_vector() == M{0, 1, 0});
+  CHECK(kt::ne(a, b).to_vector() == M{1, 0, 1});
+  CHECK(kt::lt(a, b).to_vector() == M{1, 0, 0});
+  CHECK(kt::le(a, 2).to_vector() == M{1, 1, 0});
+  CHECK(kt::gt(D(), a, b).to_vector() == M{0, 0, 1});
+  CHECK(kt::ge(a, b).to_vector() == M{0, 1, 1});
+}
+
+TEST_CASE_TEMPLATE("named arithmetic, in place and not, and full_like of any scalar", TestCase, KT_FLOAT_CASES,
+                   KT_CASES(std::int32_t)) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  auto a = kt::from_host<T, D>(std::vector<T>{T(1), T(2), T(3)});
+  const auto b = kt::full_like(a, 2.0);  // a double for a T tensor: the dtype is a's
+  static_assert(std::is_same_v<typename decltype(b)::value_type, T>);
+  CHECK(kt_test::all_close(kt::add(a, b).to_vector(), {3, 4, 5}));
+  CHECK(kt_test::all_close(kt::sub(a, b).to_vector(), {-1, 0, 1}));
+  CHECK(kt_test::all_close(kt::mul(a, 3).to_vector(), {3, 6, 9}));
+  CHECK(kt_test::all_close(kt::div(kt::mul(a, 2), b).to_vector(), {1, 2, 3}));
+  CHECK(kt_test::all_close(kt::neg(a).to_vector(), {-1, -2, -3}));
+  const T* before = a.data();
+  kt::add_(a, b);
+  kt::mul_(a, 2);
+  kt::sub_(a, 1);
+  kt::div_(D(), a, b);
+  CHECK(a.data() == before);
+  if constexpr (std::is_integral_v<T>) CHECK(a.to_vector() == std::vector<T>{2, 3, 4});
+  else CHECK(kt_test::all_close(a.to_vector(), {2.5, 3.5, 4.5}));
 }
 
 TEST_CASE_TEMPLATE("in-place operators write into the left operand", TestCase, KT_FLOAT_CASES,

@@ -36,8 +36,8 @@ public:
   const std::vector<Tensor<T, D>>& saved() const { return saved_; }
   /// Non-tensor values (exponents, flags) for the backward pass.
   std::vector<double> values;
-  /// Whether input i needs a gradient (valid in backward; a backward may return an undefined
-  /// tensor for inputs that do not).
+  /// Whether input i needs a gradient (set before forward runs, so both passes can ask; a
+  /// backward may return an undefined tensor for inputs that do not).
   bool needs_input_grad(std::size_t i) const { return i < needs_.size() && needs_[i]; }
 
 private:

@@ -36,7 +36,7 @@ struct CsvData {
 };
 
 /// Reads `path`; labels convert to Y (int64 class indices by default, or a floating type for
-/// regression targets). Everything is validated (docs/data.md, "Validation policy"): a file
+/// regression targets). Everything is validated (docs/data.md, "CSV validation policy"): a file
 /// without data rows, a bad or out-of-range cell, a ragged row, a blank line between rows, a
 /// non-finite value or a negative class label is a kt::Error naming the file, line and column.
 template <class Y = std::int64_t>

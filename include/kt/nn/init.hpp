@@ -60,6 +60,7 @@ const Tensor<T, D>& normal_(const Tensor<T, D>& t, Generator& gen, double mean =
   return t;
 }
 
+/// Fills t with `value` (`nn.init.constant_`); returns t.
 template <class T, class D>
 const Tensor<T, D>& constant_(const Tensor<T, D>& t, double value) {
   return t.fill_(static_cast<T>(value));

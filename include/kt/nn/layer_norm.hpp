@@ -49,7 +49,10 @@ public:
   std::string name() const override { return "LayerNorm"; }
   std::string extra_repr() const override {
     std::ostringstream s;
-    s << Shape(options_.normalized_shape()).str() << ", eps=" << options_.eps()
+    const auto& dims = options_.normalized_shape();  // a Python tuple: "(3,)", "(3, 5)"
+    s << "(";
+    for (std::size_t i = 0; i < dims.size(); ++i) s << (i ? ", " : "") << dims[i];
+    s << (dims.size() == 1 ? ",)" : ")") << ", eps=" << options_.eps()
       << ", elementwise_affine=" << (options_.elementwise_affine() ? "True" : "False");
     return s.str();
   }

@@ -19,7 +19,8 @@
 ///     m ← β1·m + (1 − β1)·g;   v ← β2·v + (1 − β2)·g²;   v̂ ← max(v̂, v) if amsgrad
 ///     p ← p − (γ / (1 − β1^t)) · m / (sqrt(v̂ or v) / sqrt(1 − β2^t) + ε)
 ///
-/// in one fused kernel per parameter tensor, computed in kt::compute_t<T> (fp32 for kt::half
+/// in fused kernels — by default (`foreach`) one launch per group of parameter tensors, with
+/// foreach(false) one per tensor — computed in kt::compute_t<T> (fp32 for kt::half
 /// and kt::bfloat16; the moments are kept in that type too — see kt/optim/state.hpp).
 
 #include "kt/optim/impl/adam_family.hpp"

@@ -3,8 +3,9 @@
 /// Binary elementwise arithmetic and comparisons with NumPy broadcasting and scalar operands
 /// (`torch.add`, `mul`, `maximum`, `eq`, ...). Both tensors must be on one device and of one
 /// dtype — mixing does not compile, and the message says to call `.to<...>()`. Comparisons
-/// return `Tensor<std::uint8_t, D>` (0 or 1). Every named function also takes an
-/// execution-space instance first (a CUDA stream on GPUs) to order its kernel there.
+/// return `Tensor<std::uint8_t, D>` (0 or 1). Every named function (`kt::add(a, b)`,
+/// `kt::eq(a, b)`, `kt::add_(a, b)`, ...) also takes an execution-space instance first (a CUDA
+/// stream on GPUs) to order its kernel there.
 ///
 ///     auto y = x * 2.0f + b;              // b of shape (N,) broadcasts over x of shape (M, N)
 ///     auto m = kt::maximum(x, 0.0f);      // torch.maximum / clamp_min
@@ -49,6 +50,28 @@ auto minimum(const A& a, const B& b) { return impl::binary<impl::op::Minimum>("k
 template <class A, class B, impl::tensor_operands_t<A, B> = 0>
 auto pow(const A& a, const B& b) { return impl::binary<impl::op::Pow>("kt::pow", a, b); }
 
+/// The named forms of the operators (`torch.add`, `torch.eq`, ...).
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto add(const A& a, const B& b) { return impl::binary<impl::op::Add>("kt::add", a, b); }
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto sub(const A& a, const B& b) { return impl::binary<impl::op::Sub>("kt::sub", a, b); }
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto mul(const A& a, const B& b) { return impl::binary<impl::op::Mul>("kt::mul", a, b); }
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto div(const A& a, const B& b) { return impl::binary<impl::op::Div>("kt::div", a, b); }
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto eq(const A& a, const B& b) { return impl::binary<impl::op::Eq>("kt::eq", a, b); }
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto ne(const A& a, const B& b) { return impl::binary<impl::op::Ne>("kt::ne", a, b); }
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto lt(const A& a, const B& b) { return impl::binary<impl::op::Lt>("kt::lt", a, b); }
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto le(const A& a, const B& b) { return impl::binary<impl::op::Le>("kt::le", a, b); }
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto gt(const A& a, const B& b) { return impl::binary<impl::op::Gt>("kt::gt", a, b); }
+template <class A, class B, impl::tensor_operands_t<A, B> = 0>
+auto ge(const A& a, const B& b) { return impl::binary<impl::op::Ge>("kt::ge", a, b); }
+
 // The same on an execution-space instance of the tensors' device.
 template <class Exec, class A, class B, impl::tensor_operands_t<A, B> = 0>
 auto add(const Exec& exec, const A& a, const B& b) { return impl::binary<impl::op::Add>("kt::add", exec, a, b); }
@@ -78,7 +101,7 @@ template <class Exec, class A, class B, impl::tensor_operands_t<A, B> = 0>
 auto ge(const Exec& exec, const A& a, const B& b) { return impl::binary<impl::op::Ge>("kt::ge", exec, a, b); }
 
 // In place: `a op= b` (b a tensor that broadcasts to a's shape, or a scalar), and the named
-// forms `add_(exec, a, b)` ... ordered on an instance.
+// forms `add_(a, b)` (`Tensor.add_`) ..., also ordered on an instance: `add_(exec, a, b)`.
 template <class T, class D, class B>
 const Tensor<T, D>& operator+=(const Tensor<T, D>& a, const B& b) { return impl::binary_inplace<impl::op::Add>("kt::operator+=", D(), a, b); }
 template <class T, class D, class B>
@@ -87,6 +110,14 @@ template <class T, class D, class B>
 const Tensor<T, D>& operator*=(const Tensor<T, D>& a, const B& b) { return impl::binary_inplace<impl::op::Mul>("kt::operator*=", D(), a, b); }
 template <class T, class D, class B>
 const Tensor<T, D>& operator/=(const Tensor<T, D>& a, const B& b) { return impl::binary_inplace<impl::op::Div>("kt::operator/=", D(), a, b); }
+template <class T, class D, class B>
+const Tensor<T, D>& add_(const Tensor<T, D>& a, const B& b) { return impl::binary_inplace<impl::op::Add>("kt::add_", D(), a, b); }
+template <class T, class D, class B>
+const Tensor<T, D>& sub_(const Tensor<T, D>& a, const B& b) { return impl::binary_inplace<impl::op::Sub>("kt::sub_", D(), a, b); }
+template <class T, class D, class B>
+const Tensor<T, D>& mul_(const Tensor<T, D>& a, const B& b) { return impl::binary_inplace<impl::op::Mul>("kt::mul_", D(), a, b); }
+template <class T, class D, class B>
+const Tensor<T, D>& div_(const Tensor<T, D>& a, const B& b) { return impl::binary_inplace<impl::op::Div>("kt::div_", D(), a, b); }
 template <class Exec, class T, class D, class B>
 const Tensor<T, D>& add_(const Exec& exec, const Tensor<T, D>& a, const B& b) { return impl::binary_inplace<impl::op::Add>("kt::add_", exec, a, b); }
 template <class Exec, class T, class D, class B>

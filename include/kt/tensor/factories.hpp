@@ -45,9 +45,10 @@ Tensor<T, D> ones(const D& exec, const Shape& shape) { return full<T>(exec, shap
 template <class T, class D = DefaultDevice>
 Tensor<T, D> ones(const Shape& shape) { return full<T>(D(), shape, T(1)); }
 
-/// Same shape, dtype and device as `t`, every element `value`.
+/// Same shape, dtype and device as `t`, every element `value` (any arithmetic value: T comes
+/// from `t` alone, so `full_like(float_tensor, 2.0)` is a float tensor).
 template <class T, class D>
-Tensor<T, D> full_like(const Tensor<T, D>& t, T value) { return full<T>(D(), t.shape(), value); }
+Tensor<T, D> full_like(const Tensor<T, D>& t, compute_t<T> value) { return full<T>(D(), t.shape(), static_cast<T>(value)); }
 template <class T, class D>
 Tensor<T, D> zeros_like(const Tensor<T, D>& t) { return full<T>(D(), t.shape(), T(0)); }
 template <class T, class D>

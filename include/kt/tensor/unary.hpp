@@ -50,6 +50,7 @@ template <class Exec, class T, class D>
 Tensor<std::uint8_t, D> isfinite(const Exec& exec, const Tensor<T, D>& a) { return impl::unary<impl::op::IsFinite>("kt::isfinite", exec, a); }
 
 // The same on the device's default instance.
+template <class T, class D> Tensor<T, D> neg(const Tensor<T, D>& a) { return neg(D(), a); }
 template <class T, class D> Tensor<T, D> abs(const Tensor<T, D>& a) { return abs(D(), a); }
 template <class T, class D> Tensor<T, D> exp(const Tensor<T, D>& a) { return exp(D(), a); }
 template <class T, class D> Tensor<T, D> log(const Tensor<T, D>& a) { return log(D(), a); }

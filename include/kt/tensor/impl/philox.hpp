@@ -3,6 +3,8 @@
 // SC'11): a counter-based generator, so element i's random bits depend only on (seed, i) —
 // the same on Serial, OpenMP at any thread count, and Cuda.
 
+#include "kt/tensor/generator.hpp"
+
 #include <Kokkos_Macros.hpp>
 
 #include <cstdint>
@@ -42,6 +44,13 @@ KOKKOS_INLINE_FUNCTION Philox4x32 philox_block(std::uint64_t seed, std::uint64_t
   const Philox4x32 counter{{static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
                             static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset >> 32)}};
   return philox4x32_10(counter, static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32));
+}
+
+/// A 64-bit seed drawn from `gen` (the first block of its next stream): how a layer that was
+/// given no seed takes one from kt::default_generator().
+inline std::uint64_t draw_seed(Generator& gen) {
+  const Philox4x32 r = philox_block(gen.seed(), gen.next_offset(), 0);
+  return (static_cast<std::uint64_t>(r.v[0]) << 32) | r.v[1];
 }
 
 /// Uniform float in [0, 1) from the top 24 bits (every value a multiple of 2^-24).
