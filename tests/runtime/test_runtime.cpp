@@ -6,6 +6,7 @@
 #include <kt/kt.hpp>
 
 #include <optional>
+#include <string>
 
 TEST_CASE("Runtime finalises Kokkos only after the last tensor is released") {
   REQUIRE_FALSE(Kokkos::is_initialized());
@@ -27,6 +28,22 @@ TEST_CASE("Runtime finalises Kokkos only after the last tensor is released") {
       kt::Runtime nested;  // Kokkos is already up: this guard leaves it alone
       CHECK_FALSE(nested.owns_kokkos());
     }
+#if defined(KOKKOS_ENABLE_OPENMP)
+    {
+      // Options Kokkos already runs with are fine; others cannot take effect and say so.
+      kt::Runtime same(kt::RuntimeOptions().threads(static_cast<int>(Kokkos::OpenMP().concurrency())));
+      CHECK_FALSE(same.owns_kokkos());
+      std::string error;
+      try {
+        kt::Runtime other(kt::RuntimeOptions().threads(static_cast<int>(Kokkos::OpenMP().concurrency()) + 1));
+      } catch (const kt::Error& e) {
+        error = e.message();
+      }
+      const int n = static_cast<int>(Kokkos::OpenMP().concurrency());
+      CHECK(error.find("Kokkos is already running with " + std::to_string(n) + " host threads, so RuntimeOptions().threads(" +
+                       std::to_string(n + 1) + ") cannot take effect") != std::string::npos);
+    }
+#endif
     CHECK(Kokkos::is_initialized());
   }
   // The Runtime is gone but a tensor lives: Kokkos must still be up and the tensor usable.

@@ -9,10 +9,14 @@
 ///
 ///     kt::Runtime runtime(kt::RuntimeOptions().threads(2).device_id(1));
 
+#include "kt/core/device.hpp"
+#include "kt/core/error.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/core/impl/runtime_state.hpp"
 
 #include <Kokkos_Core.hpp>
+
+#include <type_traits>
 
 namespace kt {
 
@@ -38,10 +42,14 @@ class Runtime {
 public:
   Runtime() : Runtime(RuntimeOptions()) {}
 
+  /// When Kokkos is already running, options it does not run with are a kt::Error (they
+  /// cannot take effect any more) rather than ignored.
   explicit Runtime(const RuntimeOptions& options) {
     if (!impl::kokkos_is_initialized()) {
       impl::initialize_kokkos(options.threads(), options.device_id());
       owns_kokkos_ = true;
+    } else {
+      require_running_as(options);
     }
   }
 
@@ -65,6 +73,28 @@ public:
   bool owns_kokkos() const { return owns_kokkos_; }
 
 private:
+  static void require_running_as(const RuntimeOptions& options) {
+    using Host = Kokkos::DefaultHostExecutionSpace;
+    const int threads = static_cast<int>(Host().concurrency());
+    // A Serial host space ignores a thread count at start-up too, so there is nothing to refuse.
+#if defined(KOKKOS_ENABLE_SERIAL)
+    constexpr bool serial = std::is_same_v<Host, Kokkos::Serial>;
+#else
+    constexpr bool serial = false;
+#endif
+    KT_REQUIRE(options.threads() < 0 || serial || options.threads() == threads,
+               "kt::Runtime: Kokkos is already running with ", threads, " host threads, so RuntimeOptions().threads(",
+               options.threads(), ") cannot take effect; start Kokkos with the threads wanted, or leave threads unset");
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (options.device_id() >= 0 && is_available<Kokkos::Cuda>()) {
+      const int running = device_id<Kokkos::Cuda>().index;
+      KT_REQUIRE(options.device_id() == running, "kt::Runtime: Kokkos is already running on GPU ", running,
+                 ", so RuntimeOptions().device_id(", options.device_id(),
+                 ") cannot take effect; start Kokkos on that GPU, or leave device_id unset");
+    }
+#endif
+  }
+
   bool owns_kokkos_ = false;
 };
 
