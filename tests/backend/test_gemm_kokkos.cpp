@@ -2,7 +2,8 @@
 // and odd shapes (several tiles, micro-tile edges) with padded leading dimensions against a
 // double reference; batches with strides and broadcast (stride 0) operands; alpha/beta; beta
 // == 0 ignoring NaN in C; k == 0; empty problems; fp32 accumulation of 16-bit inputs; integer
-// products; bit-identical results on Serial and OpenMP; and the error messages.
+// products; bit-identical results on Serial and OpenMP; the team (GPU) kernel's code on host
+// teams; and the error messages.
 
 #include "kt_test.hpp"
 
@@ -209,6 +210,44 @@ TEST_CASE_TEMPLATE("integer gemm_kokkos accumulates exactly in int64", TestCase,
   D().fence();
   // A B = {{5, 11}, {14, 23}}; 2 * A B - C.
   CHECK(c.to_vector() == std::vector<std::int32_t>{0, 2, -2, 6});
+}
+
+TEST_CASE_TEMPLATE("the team (GPU) kernel's code, run on host teams, matches the double reference", TestCase,
+                   KT_FLOAT_CASES, KT_CASES(kt::half), KT_CASES(kt::bfloat16)) {
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  if constexpr (Kokkos::SpaceAccessibility<D, Kokkos::HostSpace>::accessible) {
+    struct Shape3 {
+      i64 m, n, k;
+    };
+    // Edges of the 4 x 4 micro-tiles and 64 x 64 C tiles, several K blocks (KC 8 or 16).
+    const Shape3 shapes[] = {{1, 1, 1}, {5, 3, 17}, {65, 7, 33}, {33, 130, 9}, {129, 65, 40}};
+    std::uint64_t seed = 700;
+    for (int t = 0; t < 8; ++t)
+      for (const Shape3& s : shapes) {
+        const bool ta = t & 1, tb = t & 2, batched = t & 4;
+        CAPTURE(ta);
+        CAPTURE(tb);
+        CAPTURE(batched);
+        CAPTURE(s.m);
+        CAPTURE(s.n);
+        CAPTURE(s.k);
+        Operands<T, D> ops(ta, tb, s.m, s.n, s.k, batched ? 3 : 1, (s.m + s.k) % 3, batched && ta, false, seed += 3);
+        const double alpha = 1.5, beta = t % 3 == 0 ? 0.0 : -0.5;
+        const auto c0 = ops.c.to_vector();
+        kt::impl::gemm_kokkos_team_on_host(D(), ops.problem(alpha, beta));
+        D().fence();
+        const double tol = kt_test::tolerance<T>() * (1.0 + static_cast<double>(ops.k) / 64.0);
+        CHECK(kt_test::all_close(ops.c.to_vector(), ops.reference(c0, alpha, beta), tol));
+        // The same sums in the same order as the host kernel: the same bits.
+        const auto team = ops.c.to_vector();
+        kt::copy(ops.c, kt::from_host<T, D>(c0, {static_cast<i64>(c0.size())}));
+        kt::gemm(D(), ops.problem(alpha, beta), kokkos_backend);
+        D().fence();
+        const auto host = ops.c.to_vector();
+        CHECK(std::memcmp(team.data(), host.data(), team.size() * sizeof(T)) == 0);
+      }
+  }
 }
 
 #if defined(KOKKOS_ENABLE_OPENMP)

@@ -8,7 +8,8 @@
 ///  - Host spaces (one thread per team): kt/backend/impl/gemm_kokkos_host.hpp, GotoBLAS' loop
 ///    order over large blocks of C, op(B) packed once per block; small fp32/fp64 products on
 ///    one thread: kt/backend/impl/gemm_host_small.hpp, on the calling thread, unpacked.
-///  - GPUs, below: the league runs over batch x (m/mc) x (n/nc) tiles of C; one team owns one
+///  - GPUs, below (host CI runs the same code on OpenMP teams: gemm_kokkos_team_on_host): the
+///    league runs over batch x (m/mc) x (n/nc) tiles of C; one team owns one
 ///    C tile. For each K block of KC, the team packs op(A) (mc x kc) and op(B) (kc x nc) into
 ///    team scratch, converted to the accumulation type, as "micro-panels": MR rows (NR
 ///    columns) of op(A) (op(B)) interleaved per k, so the micro-kernel streams two contiguous
@@ -61,11 +62,13 @@ KOKKOS_INLINE_FUNCTION void gemm_pack(const Member& team, Acc* dst, const T* src
   }
 }
 
-/// The team kernel (GPUs): one team per mc x nc tile of C, as described at the top.
-template <class Exec, class T, class C>
-void gemm_kokkos_tiled(const Exec& exec, const GemmProblem<T, C>& p) {
+/// The team kernel (GPUs): one team per mc x nc tile of C, as described at the top, with the
+/// tile sizes of Tiles, `team_size` x `vector_length` threads per team and the tiles in
+/// scratch level `scratch_level`.
+template <class Tiles, class Exec, class T, class C>
+void gemm_kokkos_team(const Exec& exec, const GemmProblem<T, C>& p, int team_size, int vector_length,
+                      int scratch_level) {
   using Acc = gemm_acc_t<T>;
-  using Tiles = GemmTiles<Exec, Acc>;
   constexpr int MR = Tiles::MR, NR = Tiles::NR, KC = Tiles::KC;
   const std::int64_t mc = Tiles::MC, nc = Tiles::NC;
   const std::int64_t mt = (p.m + mc - 1) / mc, nt = (p.n + nc - 1) / nc;
@@ -93,17 +96,15 @@ void gemm_kokkos_tiled(const Exec& exec, const GemmProblem<T, C>& p) {
   // shared with other processes (the result does not depend on who computes a tile).
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
   using Member = typename Policy::member_type;
-  const Policy policy = Policy(exec, int(mt * nt * p.batch), Tiles::team_size, Tiles::vector_length)
-                            .set_scratch_size(Tiles::scratch_level, Kokkos::PerTeam(bytes));
+  const Policy policy = Policy(exec, int(mt * nt * p.batch), team_size, vector_length)
+                            .set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("kt::gemm_kokkos", policy, KOKKOS_LAMBDA(const Member& team) {
     const std::int64_t t = team.league_rank();
     const std::int64_t bi = t / (mt * nt), ti = t / nt % mt, tj = t % nt;
     const std::int64_t i0 = ti * mcap, j0 = tj * ncap;
     const int mcur = int(m - i0 < mcap ? m - i0 : mcap), ncur = int(n - j0 < ncap ? n - j0 : ncap);
     const int mp = (mcur + MR - 1) / MR, np = (ncur + NR - 1) / NR;  // micro-panels in use
-    // int(...): a prvalue; passing the static member itself ODR-uses it, which nvcc rejects in
-    // device code.
-    auto& scratch = team.team_scratch(int(Tiles::scratch_level));
+    auto& scratch = team.team_scratch(scratch_level);
     Acc* const as = static_cast<Acc*>(scratch.get_shmem_aligned(a_len * sizeof(Acc), 64));
     Acc* const bs = static_cast<Acc*>(scratch.get_shmem_aligned(b_len * sizeof(Acc), 64));
     Acc* const cs = static_cast<Acc*>(scratch.get_shmem_aligned(c_len * sizeof(Acc), 64));
@@ -159,8 +160,22 @@ void gemm_kokkos(const Exec& exec, const GemmProblem<T, C>& p) {
     }
     gemm_kokkos_host(exec, p);
   } else {
-    gemm_kokkos_tiled(exec, p);
+    using Tiles = GemmTiles<Exec, gemm_acc_t<T>>;
+    gemm_kokkos_team<Tiles>(exec, p, Tiles::team_size, Tiles::vector_length, Tiles::scratch_level);
   }
+}
+
+/// The team (GPU) kernel's code on a host execution space, for tests: gemm_kokkos runs the host
+/// kernel there, and this lets host CI check the team kernel's packing, edge tiles, K blocks
+/// and epilogue on every commit. Teams of up to 4 threads with one vector lane; the tiles in
+/// scratch level 1 (a host's level 0 holds 32 KiB, less than the fp64 tiles).
+template <class Exec, class T, class C>
+void gemm_kokkos_team_on_host(const Exec& exec, const GemmProblem<T, C>& p) {
+  static_assert(Kokkos::SpaceAccessibility<Exec, Kokkos::HostSpace>::accessible,
+                "kt::impl::gemm_kokkos_team_on_host: a host execution space");
+  if (p.empty() || p.k == 0) return;
+  const int team_size = static_cast<int>(exec.concurrency() < 4 ? exec.concurrency() : 4);
+  gemm_kokkos_team<GemmTeamTiles<gemm_acc_t<T>>>(exec, p, team_size, 1, 1);
 }
 
 }  // namespace kt::impl

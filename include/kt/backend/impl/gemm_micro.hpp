@@ -58,18 +58,23 @@ struct GemmTiles {
   static constexpr int pad = 0, c_pad = 0;
 };
 
-template <class Exec, class Acc>
-struct GemmTiles<Exec, Acc, false> {
-  // GPU: a 64 x 64 C tile per team of 16 x 16 threads (team size 16 x vector length 16), each
-  // with a 4 x 4 register block. A K block of 16 (8 for 8-byte accumulators) keeps the packed
-  // tiles (2 x 4.3 KiB in fp32) and the C tile (16.3 KiB in fp32, 33 KiB in fp64) within the
-  // 48 KiB of shared memory a block gets without opting in.
+/// The team kernel's tiles (kt/backend/impl/gemm_kokkos.hpp): a 64 x 64 C tile per team, a
+/// 4 x 4 register block per thread. A K block of 16 (8 for 8-byte accumulators) keeps the
+/// packed tiles (2 x 4.3 KiB in fp32) and the C tile (16.3 KiB in fp32, 33 KiB in fp64) within
+/// the 48 KiB of shared memory a GPU block gets without opting in.
+template <class Acc>
+struct GemmTeamTiles {
   static constexpr int MR = 4, NR = 4, KC = sizeof(Acc) > 4 ? 8 : 16, MC = 64, NC = 64;
-  static constexpr int team_size = 16, vector_length = 16;
-  static constexpr int scratch_level = 0;  // shared memory
   // Lanes with consecutive micro-panels read addresses one panel apart (and C tile rows MR
   // apart): padding panels by 4 elements and C rows by 1 spreads them over the memory banks.
   static constexpr int pad = 4, c_pad = 1;
+};
+
+template <class Exec, class Acc>
+struct GemmTiles<Exec, Acc, false> : GemmTeamTiles<Acc> {
+  // GPU: teams of 16 x 16 threads (team size 16 x vector length 16), tiles in shared memory.
+  static constexpr int team_size = 16, vector_length = 16;
+  static constexpr int scratch_level = 0;
 };
 
 /// Loads x as the accumulation type: through compute_t, so 16-bit values become exact floats.
