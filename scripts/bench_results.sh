@@ -34,7 +34,10 @@ for name in "${benchmarks[@]}"; do
   exe="$build/bench/$name"
   [ -x "$exe" ] || { echo "bench_results.sh: no benchmark $exe" >&2; exit 2; }
   launcher=()
-  [ "$name" = bench_dist ] && launcher=(mpiexec --oversubscribe -n 2)
+  if [ "$name" = bench_dist ]; then  # 2 ranks, one thread each, as the test suite runs it
+    launcher=(env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+              OMPI_MCA_btl_vader_single_copy_mechanism=none mpiexec --oversubscribe -n 2)
+  fi
   tmp=$(mktemp "$out/.$name.XXXXXX")
   {
     echo "# $name"
@@ -42,12 +45,12 @@ for name in "${benchmarks[@]}"; do
     echo "cpu:      $cpu_model (family $cpu_family, model $cpu_number), $(nproc) logical cores"
     echo "compiler: $compiler_version"
     echo "kt:       commit $commit"
-    echo "command:  ${launcher[*]} $name ${BENCH_ARGS:-}"
+    echo "command:  ${launcher[*]:+${launcher[*]} }$name --benchmark_color=false ${BENCH_ARGS:-}"
     echo
   } >"$tmp"
   echo "bench_results.sh: running $name" >&2
   OMP_PROC_BIND=${OMP_PROC_BIND:-false} OMP_PLACES=${OMP_PLACES:-threads} \
-    "${launcher[@]}" "$exe" ${BENCH_ARGS:-} >>"$tmp" 2>&1 || { echo "bench_results.sh: $name failed (output: $tmp)" >&2; exit 1; }
+    "${launcher[@]}" "$exe" --benchmark_color=false ${BENCH_ARGS:-} >>"$tmp" 2>&1 || { echo "bench_results.sh: $name failed (output: $tmp)" >&2; exit 1; }
   mv "$tmp" "$out/$name.txt"  # whole files only
 done
 echo "bench_results.sh: results in ${out#$root/}/" >&2
