@@ -159,13 +159,18 @@ void idx_convert_all(const unsigned char* bytes, T* dst, std::int64_t numel, dou
   }
 }
 
-/// Reads the whole IDX file into a host tensor of T, converting each element; `scale`
-/// multiplies floating results (1 for a plain conversion).
-template <class T>
-Tensor<T, Host> read_idx(const std::string& path, double scale, const char* who, const IdxOptions& options) {
-  ByteReader in(path, who);
+/// What an IDX header declares, checked against the options and the file's size.
+struct IdxHeader {
+  const IdxType* type = nullptr;
+  std::vector<std::int64_t> dims;
+  std::int64_t data_bytes = 0;  ///< the element bytes that follow the header
+  std::int64_t header = 0;      ///< the header's length: the data's byte offset
+  std::string declared;         ///< "uint8 (60000, 28, 28) = 47040000 data bytes from byte offset 16"
+};
+
+/// The magic number: two zero bytes, a known type code, an allowed rank.
+inline const IdxType* idx_read_magic(ByteReader& in, const char* who, const IdxOptions& options, int& rank) {
   const std::string& p = in.shown_path();
-  KT_REQUIRE(std::isfinite(scale), who, ": the scale must be finite, got ", scale);
   unsigned char head[4];
   if (in.read_some(head, 4) < 4)
     KT_THROW(who, ": '", p, "': truncated file: the 4-byte IDX magic number ends at byte offset ", in.offset());
@@ -182,18 +187,25 @@ Tensor<T, Host> read_idx(const std::string& path, double scale, const char* who,
     KT_THROW(who, ": '", p, "': unknown IDX type code ", hex, " at byte offset 2 (expected 0x08 uint8, "
              "0x09 int8, 0x0B int16, 0x0C int32, 0x0D float32 or 0x0E float64)");
   }
-  const int rank = head[3];
+  rank = head[3];
   if (options.rank() != 0 && rank != options.rank())
     KT_THROW(who, ": '", p, "': the header declares rank ", rank, " at byte offset 3, but rank ", options.rank(),
              " is required (kt::IdxOptions().rank(", options.rank(), "))");
   if (rank == 0) KT_THROW(who, ": '", p, "': rank 0 at byte offset 3 (an IDX file has at least one dimension)");
   if (rank > Shape::max_rank)
     KT_THROW(who, ": '", p, "': rank ", rank, " at byte offset 3 exceeds kt's maximum of ", Shape::max_rank);
+  return type;
+}
 
-  // The dimensions, and the data size they claim (saturating: 6 extents of 2^32 overflow).
+/// The whole header: the magic number, the dimensions, and the data size they claim
+/// (saturating: 6 extents of 2^32 overflow) checked against the limit and the file's size.
+inline IdxHeader idx_read_header(ByteReader& in, const char* who, const IdxOptions& options) {
+  const std::string& p = in.shown_path();
+  IdxHeader h;
+  int rank = 0;
+  h.type = idx_read_magic(in, who, options, rank);
   constexpr std::int64_t huge = std::numeric_limits<std::int64_t>::max();
-  std::vector<std::int64_t> dims(static_cast<std::size_t>(rank));
-  std::int64_t nonzero_bytes = type->bytes;  // the element size times the nonzero extents
+  std::int64_t nonzero_bytes = h.type->bytes;  // the element size times the nonzero extents
   bool empty = false;
   for (int d = 0; d < rank; ++d) {
     unsigned char b[4];
@@ -205,38 +217,38 @@ Tensor<T, Host> read_idx(const std::string& path, double scale, const char* who,
     if (extent == 0 && !options.allow_empty())
       KT_THROW(who, ": '", p, "': dimension ", d, " is 0 at byte offset ", 4 + 4 * d,
                ": the header declares an empty tensor (kt::IdxOptions().allow_empty(true) accepts one)");
-    dims[static_cast<std::size_t>(d)] = extent;
+    h.dims.push_back(extent);
     empty = empty || extent == 0;
     if (extent != 0) nonzero_bytes = nonzero_bytes > huge / extent ? huge : nonzero_bytes * extent;
   }
-  const std::int64_t data_bytes = empty ? 0 : nonzero_bytes;
-  const std::int64_t header = 4 + 4 * std::int64_t{rank};
-  const std::string declared = std::string(type->name) + " " + dims_str(dims) + " = " +
-                               (data_bytes == huge ? "more than " + std::to_string(huge) : std::to_string(data_bytes)) +
-                               " data bytes from byte offset " + std::to_string(header);
+  h.data_bytes = empty ? 0 : nonzero_bytes;
+  h.header = 4 + 4 * std::int64_t{rank};
+  h.declared = std::string(h.type->name) + " " + dims_str(h.dims) + " = " +
+               (h.data_bytes == huge ? "more than " + std::to_string(huge) : std::to_string(h.data_bytes)) +
+               " data bytes from byte offset " + std::to_string(h.header);
   if (empty && nonzero_bytes == huge)
-    KT_THROW(who, ": '", p, "': the header declares ", type->name, " ", dims_str(dims),
+    KT_THROW(who, ": '", p, "': the header declares ", h.type->name, " ", dims_str(h.dims),
              ", whose nonzero dimensions overflow 64-bit sizes");
-  if (data_bytes > options.max_bytes() || data_bytes == huge)
-    KT_THROW(who, ": '", p, "': the header declares ", declared, ", over the limit of ", options.max_bytes(),
+  if (h.data_bytes > options.max_bytes() || h.data_bytes == huge)
+    KT_THROW(who, ": '", p, "': the header declares ", h.declared, ", over the limit of ", options.max_bytes(),
              " bytes (raise it with kt::IdxOptions().max_bytes(n))");
-  if (in.file_size() >= 0 && in.file_size() != header + data_bytes)
-    KT_THROW(who, ": '", p, "': the header declares ", declared, " (", header + data_bytes,
+  if (in.file_size() >= 0 && in.file_size() != h.header + h.data_bytes)
+    KT_THROW(who, ": '", p, "': the header declares ", h.declared, " (", h.header + h.data_bytes,
              " bytes in all) but the file has ", in.file_size(), " bytes",
-             in.file_size() < header + data_bytes ? " (truncated file)" : " (wrong dimensions or trailing data)");
-  const Shape shape(dims);
-  const std::int64_t numel = shape.numel();
+             in.file_size() < h.header + h.data_bytes ? " (truncated file)" : " (wrong dimensions or trailing data)");
+  return h;
+}
 
-  // The data. A plain file's size was checked: read it in one go (straight into the tensor
-  // when no conversion is needed). Gzip (size unknown): grow with the data that arrives.
-  const bool direct = std::is_same_v<T, std::uint8_t> && type->code == 0x08;
-  const bool known_size = in.file_size() >= 0;
-  const auto want = static_cast<std::size_t>(data_bytes);
-  std::optional<Tensor<T, Host>> out;
-  IdxBuffer buffer;
-  unsigned char* bytes = nullptr;
-  std::size_t got = 0;
-  if (known_size) {
+/// Reads up to `want` data bytes: a plain file's size was checked, so in one go (straight into
+/// `*out`, made here, when `direct`); gzip (size unknown) into a buffer that grows with the data
+/// that arrives: at most twice the data read so far (or 1 MiB), the last step to the full
+/// claim only when the data backs half of it. Returns the bytes read; `bytes` holds them.
+template <class T>
+std::size_t idx_read_data(ByteReader& in, std::size_t want, bool direct, const Shape& shape,
+                          std::optional<Tensor<T, Host>>& out, IdxBuffer& buffer, unsigned char*& bytes,
+                          const char* who) {
+  const std::string& p = in.shown_path();
+  if (in.file_size() >= 0) {
     if (direct) {
       out.emplace(shape);
       bytes = reinterpret_cast<unsigned char*>(out->data());
@@ -244,49 +256,64 @@ Tensor<T, Host> read_idx(const std::string& path, double scale, const char* who,
       buffer.reserve(want, who, p);
       bytes = buffer.data();
     }
-    got = in.read_some(bytes, want);
-  } else {
-    // Geometric growth, never past the claim: the capacity is at most twice the data that has
-    // actually arrived (or 1 MiB). The last step, to the full claim, is taken only when the
-    // data read backs half of it; a uint8 -> uint8 read then moves into the tensor for it.
-    constexpr std::size_t first_chunk = std::size_t{1} << 20;
-    std::size_t capacity = 0;
-    while (got < want) {
-      if (got == capacity) {
-        capacity = std::min(want, std::max(first_chunk, 2 * capacity));
-        if (direct && capacity == want) {
-          out.emplace(shape);
-          bytes = reinterpret_cast<unsigned char*>(out->data());
-          if (got > 0) std::memcpy(bytes, buffer.data(), got);
-          buffer.reset();
-        } else {
-          buffer.reserve(capacity, who, p);
-          bytes = buffer.data();
-        }
-      }
-      const std::size_t ask = capacity - got;
-      const std::size_t n = in.read_some(bytes + got, ask);
-      got += n;
-      if (n < ask) break;  // the end of the data
-    }
+    return in.read_some(bytes, want);
   }
-  if (got < want)
-    KT_THROW(who, ": '", p, "': truncated file: the header declares ", declared,
+  constexpr std::size_t first_chunk = std::size_t{1} << 20;
+  std::size_t capacity = 0, got = 0;
+  while (got < want) {
+    if (got == capacity) {
+      capacity = std::min(want, std::max(first_chunk, 2 * capacity));
+      if (direct && capacity == want) {  // uint8 -> uint8: the rest goes into the tensor
+        out.emplace(shape);
+        bytes = reinterpret_cast<unsigned char*>(out->data());
+        if (got > 0) std::memcpy(bytes, buffer.data(), got);
+        buffer.reset();
+      } else {
+        buffer.reserve(capacity, who, p);
+        bytes = buffer.data();
+      }
+    }
+    const std::size_t ask = capacity - got;
+    const std::size_t n = in.read_some(bytes + got, ask);
+    got += n;
+    if (n < ask) break;  // the end of the data
+  }
+  return got;
+}
+
+/// Reads the whole IDX file into a host tensor of T, converting each element; `scale`
+/// multiplies floating results (1 for a plain conversion).
+template <class T>
+Tensor<T, Host> read_idx(const std::string& path, double scale, const char* who, const IdxOptions& options) {
+  ByteReader in(path, who);
+  const std::string& p = in.shown_path();
+  KT_REQUIRE(std::isfinite(scale), who, ": the scale must be finite, got ", scale);
+  const IdxHeader h = idx_read_header(in, who, options);
+  const Shape shape(h.dims);
+  const bool direct = std::is_same_v<T, std::uint8_t> && h.type->code == 0x08;  // no conversion
+  const auto want = static_cast<std::size_t>(h.data_bytes);
+  std::optional<Tensor<T, Host>> out;
+  IdxBuffer buffer;
+  unsigned char* bytes = nullptr;
+  if (idx_read_data(in, want, direct, shape, out, buffer, bytes, who) < want)
+    KT_THROW(who, ": '", p, "': truncated file: the header declares ", h.declared,
              " but the data ends at byte offset ", in.offset());
   if (!in.at_end())
     KT_THROW(who, ": '", p, "': unexpected data after byte offset ", in.offset(), ", where the declared ",
-             type->name, " ", shape.str(), " ends (wrong dimensions or trailing data)");
+             h.type->name, " ", shape.str(), " ends (wrong dimensions or trailing data)");
 
   if (!out) out.emplace(shape);
   if (direct) return std::move(*out);  // read straight into it
   T* dst = out->data();
-  switch (type->code) {
-    case 0x08: idx_convert_all<T, std::uint8_t>(bytes, dst, numel, scale, header, *type, who, p); break;
-    case 0x09: idx_convert_all<T, std::int8_t>(bytes, dst, numel, scale, header, *type, who, p); break;
-    case 0x0B: idx_convert_all<T, std::int16_t>(bytes, dst, numel, scale, header, *type, who, p); break;
-    case 0x0C: idx_convert_all<T, std::int32_t>(bytes, dst, numel, scale, header, *type, who, p); break;
-    case 0x0D: idx_convert_all<T, float>(bytes, dst, numel, scale, header, *type, who, p); break;
-    default: idx_convert_all<T, double>(bytes, dst, numel, scale, header, *type, who, p); break;
+  const std::int64_t numel = shape.numel();
+  const IdxType& type = *h.type;
+  switch (type.code) {
+    case 0x08: idx_convert_all<T, std::uint8_t>(bytes, dst, numel, scale, h.header, type, who, p); break;
+    case 0x09: idx_convert_all<T, std::int8_t>(bytes, dst, numel, scale, h.header, type, who, p); break;
+    case 0x0B: idx_convert_all<T, std::int16_t>(bytes, dst, numel, scale, h.header, type, who, p); break;
+    case 0x0C: idx_convert_all<T, std::int32_t>(bytes, dst, numel, scale, h.header, type, who, p); break;
+    case 0x0D: idx_convert_all<T, float>(bytes, dst, numel, scale, h.header, type, who, p); break;
+    default: idx_convert_all<T, double>(bytes, dst, numel, scale, h.header, type, who, p); break;
   }
   return std::move(*out);
 }
