@@ -127,10 +127,19 @@ void memory_statistics() {
 }
 
 void runtime_options() {
-  // [runtime_options]
-  kt::Runtime runtime(kt::RuntimeOptions().threads(8).device_id(1));   // the same in code
-  // [runtime_options]
-  KT_REQUIRE(!runtime.owns_kokkos(), "devices: a second kt::Runtime started Kokkos again");
+  // Kokkos already runs here (main started it): options it does not run with are refused,
+  // saying why (8 threads on this machine's OpenMP, GPU 1 where there is a GPU).
+  std::string refused;
+  try {
+    // [runtime_options]
+    kt::Runtime runtime(kt::RuntimeOptions().threads(8).device_id(1));   // the same in code
+    // [runtime_options]
+    KT_REQUIRE(!runtime.owns_kokkos(), "devices: a second kt::Runtime started Kokkos again");
+  } catch (const kt::Error& e) {
+    refused = e.message();
+  }
+  KT_REQUIRE(refused.empty() || refused.find("cannot take effect") != std::string::npos,
+             "devices: a Runtime asking for 8 threads and GPU 1 on a running Kokkos gave '", refused, "'");
 }
 
 void profiling() {
