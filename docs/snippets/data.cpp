@@ -7,6 +7,8 @@
 
 #include <kt/kt.hpp>
 
+#include "run_page.hpp"
+
 #include <zlib.h>
 
 #include <cstdint>
@@ -203,8 +205,7 @@ void write_csv(const std::string& path) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  try {
-    kt::Runtime runtime(argc, argv);
+  const int status = kt_docs::run_page(argc, argv, "data.md", [&] {
     write_fashion_mnist_files();
     write_csv("iris.csv");
     end_to_end(argv[0]);
@@ -217,13 +218,9 @@ int main(int argc, char* argv[]) {
                                              kt::read_idx<std::int64_t>("train-labels-idx1-ubyte.gz"), 1.0 / 255,
                                              kt::Normalize(0.2860, 0.3530)));
     progress();
-  } catch (const kt::Error& e) {
-    std::cerr << "error: " << e.message() << "\n";
-    return 1;
-  }
+  });
   std::remove("train-images-idx3-ubyte.gz");
   std::remove("train-labels-idx1-ubyte.gz");
   std::remove("iris.csv");
-  std::cout << "every snippet of docs/data.md ran\n";
-  return 0;
+  return status;
 }

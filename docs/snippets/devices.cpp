@@ -7,6 +7,8 @@
 #include <kt/interop/eigen.hpp>
 #include <kt/kt.hpp>
 
+#include "run_page.hpp"
+
 #if __has_include(<dlpack/dlpack.h>)
 #include <kt/interop/dlpack.hpp>
 #define KT_DOC_DLPACK 1
@@ -237,8 +239,7 @@ void row_norms() {
 }
 
 int main(int argc, char* argv[]) {
-  try {
-    kt::Runtime runtime(argc, argv);
+  return kt_docs::run_page(argc, argv, "devices.md", [&] {
     runtime_example::main(argc, argv);   // its Runtime finds Kokkos started and leaves it alone
     devices_as_values();
     moving_data();
@@ -257,10 +258,5 @@ int main(int argc, char* argv[]) {
     else (void)cudaGetLastError();
 #endif
     row_norms();
-  } catch (const kt::Error& e) {
-    std::cerr << "error: " << e.message() << "\n";
-    return 1;
-  }
-  std::cout << "every snippet of docs/devices.md ran\n";
-  return 0;
+  });
 }

@@ -8,6 +8,8 @@
 #include <kt/io/module_io.hpp>
 #include <kt/kt.hpp>
 
+#include "run_page.hpp"
+
 #include <cstdint>
 #include <iostream>
 #include <memory>
@@ -229,8 +231,7 @@ void custom_kernel() {
 }
 
 int main(int argc, char* argv[]) {
-  kt::Runtime runtime(argc, argv);
-  try {
+  return kt_docs::run_page(argc, argv, "guide.md", [&] {
     run_on_best_device();
     tensors();
     moving_models();
@@ -243,10 +244,5 @@ int main(int argc, char* argv[]) {
     mixed_precision();
     saving();
     resuming();
-  } catch (const kt::Error& e) {
-    std::cerr << "error: " << e.message() << "\n";
-    return 1;
-  }
-  std::cout << "every snippet of docs/guide.md ran\n";
-  return 0;
+  });
 }

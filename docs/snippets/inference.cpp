@@ -9,6 +9,8 @@
 #include <kt/io/safetensors.hpp>
 #include <kt/kt.hpp>
 
+#include "run_page.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -162,17 +164,11 @@ void atomic_files() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  try {
-    kt::Runtime runtime(argc, argv);
+  return kt_docs::run_page(argc, argv, "inference.md", [&] {
     per_thread();
     team();
     load_weights();
     safetensors_files();
     atomic_files();
-  } catch (const kt::Error& e) {
-    std::cerr << "error: " << e.message() << "\n";
-    return 1;
-  }
-  std::cout << "every snippet of docs/inference.md ran\n";
-  return 0;
+  });
 }

@@ -7,6 +7,8 @@
 #include <kt/io/checkpoint.hpp>
 #include <kt/kt.hpp>
 
+#include "run_page.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -432,8 +434,7 @@ void step_graph() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  kt::Runtime runtime(argc, argv);
-  try {
+  return kt_docs::run_page(argc, argv, "training.md", [&] {
     overview();
     moving_modules();
     var();
@@ -449,10 +450,5 @@ int main(int argc, char* argv[]) {
     step_graph();
     autocast();
     checkpoint();
-  } catch (const kt::Error& e) {
-    std::cerr << "error: " << e.message() << "\n";
-    return 1;
-  }
-  std::cout << "every snippet of docs/training.md ran\n";
-  return 0;
+  });
 }
