@@ -7,6 +7,11 @@
 #   scripts/setup.sh --cuda           # also Kokkos (Serial, OpenMP, Cuda) into ./.deps/kokkos-cuda
 #   scripts/setup.sh --cuda=AMPERE80  # ... for another GPU architecture (default HOPPER90)
 #   KT_SKIP_APT=1 scripts/setup.sh    # only build Kokkos (packages already present)
+#   scripts/setup.sh --kokkos=4.6.01  # Kokkos 4.6.01 from its release tarball instead, into
+#                                     # ./.deps/kokkos-4.6.01 (../shared/kokkos/kokkos-4.6.01.tar.gz,
+#                                     # or --kokkos=/path/to/kokkos-X.Y.ZZ.tar.gz)
+#   scripts/setup.sh --kokkos=4.6.01 --std=20   # ... built as C++20 (Kokkos 5's standard), into
+#                                     # ./.deps/kokkos-4.6.01-cxx20
 #
 # The Cuda build needs the CUDA toolkit (nvcc on PATH, CUDA 12 or 13); kt applies its own
 # patches to the Kokkos source (scripts/patches/kokkos-3.4.01: CUDA 13 and Hopper support).
@@ -21,14 +26,38 @@ deps="${KT_DEPS_DIR:-$root/.deps}"
 jobs=$(nproc)
 
 cuda_arch=""
+kokkos=3.4.01  # Debian's (trilinos' source package): what a fresh machine can get
+cxx_std=17
 for arg in "$@"; do
   case "$arg" in
     --cuda) cuda_arch=HOPPER90 ;;
     --cuda=*) cuda_arch="${arg#--cuda=}" ;;
-    -h|--help) sed -n '2,17p' "${BASH_SOURCE[0]}"; exit 0 ;;
-    *) echo "kt setup: unknown argument '$arg' (expected --cuda or --cuda=ARCH)" >&2; exit 2 ;;
+    --kokkos=*) kokkos="${arg#--kokkos=}" ;;
+    --std=17|--std=20) cxx_std="${arg#--std=}" ;;
+    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "kt setup: unknown argument '$arg' (expected --cuda[=ARCH], --kokkos=VERSION|TARBALL, --std=17|20)" >&2
+       exit 2 ;;
   esac
 done
+
+# Which Kokkos: 3.4.01 from Debian's source, or a release tarball (a version names
+# ../shared/kokkos/kokkos-VERSION.tar.gz). Prefixes: .deps/kokkos[-cuda] for the default,
+# .deps/kokkos-VERSION[-cxx20][-cuda] for the others.
+kokkos_tarball=""
+suffix=""
+if [ "$kokkos" != 3.4.01 ] || [ "$cxx_std" != 17 ]; then
+  case "$kokkos" in
+    *.tar.gz) kokkos_tarball="$kokkos"; kokkos=$(basename "$kokkos" .tar.gz); kokkos="${kokkos#kokkos-}" ;;
+    3.4.01) ;;
+    *) kokkos_tarball="$root/../shared/kokkos/kokkos-$kokkos.tar.gz" ;;
+  esac
+  if [ -n "$kokkos_tarball" ] && [ ! -f "$kokkos_tarball" ]; then
+    echo "kt setup: no Kokkos $kokkos release tarball at $kokkos_tarball (give --kokkos=/path/to/kokkos-$kokkos.tar.gz)" >&2
+    exit 2
+  fi
+  suffix="-$kokkos"
+  [ "$cxx_std" = 17 ] || suffix="$suffix-cxx$cxx_std"
+fi
 
 packages=(
   build-essential cmake ccache git pkg-config
@@ -69,6 +98,13 @@ fi
 kokkos_src=""
 fetch_kokkos_source() {
   [ -n "$kokkos_src" ] && return
+  if [ -n "$kokkos_tarball" ]; then
+    local work="$deps/source-kokkos"
+    rm -rf "$work" && mkdir -p "$work"
+    tar -xzf "$kokkos_tarball" -C "$work"
+    kokkos_src=$(ls -d "$work"/kokkos-* | head -n 1)
+    return
+  fi
   local src_list=/etc/apt/sources.list.d/debian-src.sources
   if ! grep -rqs "deb-src" /etc/apt/sources.list /etc/apt/sources.list.d/; then
     sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources | as_root tee "$src_list" >/dev/null
@@ -93,7 +129,7 @@ build_kokkos() {
   local build="$prefix-build"
   rm -rf "$build" && mkdir -p "$build"
   cmake -S "$kokkos_src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD="$cxx_std" \
     -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON \
     -DCMAKE_POSITION_INDEPENDENT_CODE=ON "$@" >"$build/configure.log" 2>&1 ||
     { cat "$build/configure.log" >&2; exit 1; }
@@ -102,13 +138,13 @@ build_kokkos() {
   rm -rf "$build"
 }
 
-host_prefix="$deps/kokkos"
+host_prefix="$deps/kokkos$suffix"
 if [ -f "$host_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ]; then
   echo "kt setup: Kokkos already in $host_prefix"
 else
   fetch_kokkos_source
   build_kokkos "$host_prefix"
-  echo "kt setup: Kokkos (Serial, OpenMP) installed in $host_prefix"
+  echo "kt setup: Kokkos $kokkos (Serial, OpenMP, C++$cxx_std) installed in $host_prefix"
 fi
 
 if [ -n "$cuda_arch" ] && ! command -v nvcc >/dev/null; then
@@ -116,13 +152,14 @@ if [ -n "$cuda_arch" ] && ! command -v nvcc >/dev/null; then
   cuda_arch=""
 fi
 if [ -n "$cuda_arch" ]; then
-  cuda_prefix="$deps/kokkos-cuda"
+  cuda_prefix="$deps/kokkos$suffix-cuda"
   if [ -f "$cuda_prefix/lib/cmake/Kokkos/KokkosConfig.cmake" ] &&
      grep -q "KOKKOS_ARCH_${cuda_arch}\b" "$cuda_prefix/include/KokkosCore_config.h" 2>/dev/null; then
     echo "kt setup: Kokkos-Cuda ($cuda_arch) already in $cuda_prefix"
   else
     fetch_kokkos_source
-    for patch in "$root"/scripts/patches/kokkos-3.4.01/*.patch; do
+    for patch in "$root"/scripts/patches/kokkos-"$kokkos"/*.patch; do
+      [ -f "$patch" ] || continue  # a version without patches of kt's
       patch -d "$kokkos_src" -p1 --forward --quiet <"$patch"
     done
     # The architecture option names the sm_XX flag (AMPERE80 -> sm_80, HOPPER90 -> sm_90).
