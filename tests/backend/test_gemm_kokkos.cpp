@@ -22,6 +22,11 @@ const kt::GemmOptions kokkos_backend = kt::GemmOptions().backend(kt::GemmBackend
 
 using i64 = std::int64_t;
 
+/// A product's sizes: op(A) is m x k, op(B) k x n.
+struct Shape3 {
+  i64 m, n, k;
+};
+
 template <class T>
 double as_double(T x) {
   return static_cast<double>(static_cast<kt::compute_t<T>>(x));
@@ -100,9 +105,6 @@ TEST_CASE_TEMPLATE("gemm_kokkos matches a double reference for every transpose a
                    KT_FLOAT_CASES, KT_CASES(kt::half), KT_CASES(kt::bfloat16)) {
   using T = typename TestCase::dtype;
   using D = typename TestCase::device;
-  struct Shape3 {
-    i64 m, n, k;
-  };
   // Edges of the micro-tiles (1, 7, 33, 65), several C tiles and K blocks (257 > 256 = KC).
   const Shape3 shapes[] = {{1, 1, 1}, {7, 33, 65}, {65, 7, 33}, {33, 65, 7},
                            {257, 33, 65}, {65, 257, 7}, {7, 1, 257}, {1, 65, 33}};
@@ -217,9 +219,6 @@ TEST_CASE_TEMPLATE("the team (GPU) kernel's code, run on host teams, matches the
   using T = typename TestCase::dtype;
   using D = typename TestCase::device;
   if constexpr (Kokkos::SpaceAccessibility<D, Kokkos::HostSpace>::accessible) {
-    struct Shape3 {
-      i64 m, n, k;
-    };
     // Edges of the 4 x 4 micro-tiles and 64 x 64 C tiles, several K blocks (KC 8 or 16).
     const Shape3 shapes[] = {{1, 1, 1}, {5, 3, 17}, {65, 7, 33}, {33, 130, 9}, {129, 65, 40}};
     std::uint64_t seed = 700;
@@ -285,9 +284,6 @@ TEST_CASE("gemm_kokkos results are bit-identical on OpenMP and Serial") {
 TEST_CASE_TEMPLATE("the small-product path gives the packed host kernel's bits", T, float, double) {
   // kt/backend/impl/gemm_host_small.hpp reads operands unpacked on the calling thread; it must
   // form the same sums as gemm_kokkos_host, which runs the same products on any thread count.
-  struct Shape3 {
-    i64 m, n, k;
-  };
   // A small MLP step's products (32x64x64 NT, 32x10x64 NT, 64x64x32 TN, 32x64x10 NN, ...) and
   // micro-tile edges in every dimension.
   const Shape3 shapes[] = {{32, 64, 64}, {32, 10, 64}, {64, 64, 32}, {10, 64, 32}, {32, 64, 10},

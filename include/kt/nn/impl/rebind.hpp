@@ -79,7 +79,6 @@ public:
   explicit ConstructorRecipe(std::tuple<Args...> args) : args_(std::move(args)) {}
 
   std::shared_ptr<void> rebuild(const nn::Module<T, D>& module, const std::type_info& device) const override;
-  const std::tuple<Args...>& args() const { return args_; }
 
 private:
   std::tuple<Args...> args_;
