@@ -3,16 +3,19 @@
 #   hello          a 20-line program that includes kt/kt.hpp and runs one Linear forward
 #   fashion_mnist  the main example
 #   kt_tests_nn    one test layer (doctest, every device)
+# each header-only (kt::kt) and with kt::kt_compiled (the "+ compiled" rows: the library is built
+# first, untimed, as a user's build does once; its own row times it alone),
 # for the host (Kokkos in .deps/kokkos, -O3) and, when scripts/setup.sh --cuda installed
 # Kokkos with Cuda, with nvcc (.deps/kokkos-cuda's nvcc_wrapper). Prints one table row per
 # target and compiler: wall seconds and the peak resident memory of the build (the largest
 # compiler process). Run it on an idle machine: a busy core stretches every figure.
 #
-#   [JOBS=2] scripts/compile_times.sh [WORK_DIR=/tmp/kt-compile-times]
+#   [JOBS=2] [COMPILERS="host nvcc"] scripts/compile_times.sh [WORK_DIR=/tmp/kt-compile-times]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=${1:-/tmp/kt-compile-times}
 jobs=${JOBS:-2}
+compilers=" ${COMPILERS:-host nvcc} "
 rm -rf "$work"
 mkdir -p "$work/hello"
 export CCACHE_DISABLE=1  # ccache, when the build finds it, then only runs the compiler
@@ -40,7 +43,11 @@ set(KT_ENABLE_EXAMPLES OFF)
 set(KT_ENABLE_BENCHMARKS OFF)
 add_subdirectory("$root" kt)
 add_executable(hello main.cpp)
-target_link_libraries(hello PRIVATE kt::kt)
+if(KT_USE_COMPILED)
+  target_link_libraries(hello PRIVATE kt::kt_compiled)
+else()
+  target_link_libraries(hello PRIVATE kt::kt)
+endif()
 EOF
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
@@ -51,13 +58,18 @@ echo
 echo "| target | compiler | seconds | peak RSS MiB |"
 echo "|---|---|---|---|"
 
-# time_build NAME COMPILER_LABEL SOURCE_DIR TARGET CMAKE_ARGS...
+# time_build NAME COMPILER_LABEL SOURCE_DIR TARGET CMAKE_ARGS...: with BEFORE=target in the
+# environment, that target is built first, untimed.
 time_build() {
   local name=$1 label=$2 src=$3 target=$4
   shift 4
-  local dir="$work/build-$name-$label"
+  local dir="$work/build-${name// /}-$label"
   cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir.configure.log" 2>&1 ||
     { echo "| $name | $label | configure failed ($dir.configure.log) | |"; return; }
+  if [ -n "${BEFORE:-}" ]; then
+    cmake --build "$dir" -j "$jobs" --target "$BEFORE" >"$dir.before.log" 2>&1 ||
+      { echo "| $name | $label | building $BEFORE failed ($dir.before.log) | |"; return; }
+  fi
   local t0 t1 rss
   t0=$(date +%s.%N)
   /usr/bin/time -f "%M" -o "$dir.rss" cmake --build "$dir" -j "$jobs" --target "$target" >"$dir.build.log" 2>&1 ||
@@ -70,16 +82,31 @@ time_build() {
     'BEGIN { printf "| %s | %s | %.1f | %.0f |\n", n, l, b - a, r / 1024 }'
 }
 
-host=(-DKokkos_ROOT="$root/.deps/kokkos")
-time_build hello host "$work/hello" hello "${host[@]}"
-time_build fashion_mnist host "$root" fashion_mnist "${host[@]}" -DKT_ENABLE_BENCHMARKS=OFF
-time_build kt_tests_nn host "$root" kt_tests_nn "${host[@]}" -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF
+# time_all COMPILER_LABEL CMAKE_ARGS...: every row for one compiler.
+time_all() {
+  local label=$1
+  shift
+  local kt=(-DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF -DKT_ENABLE_TESTS=OFF)
+  time_build hello "$label" "$work/hello" hello "$@"
+  time_build fashion_mnist "$label" "$root" fashion_mnist "$@" -DKT_ENABLE_BENCHMARKS=OFF
+  time_build kt_tests_nn "$label" "$root" kt_tests_nn "$@" -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF
+  time_build "kt_compiled (the library)" "$label" "$root" kt_compiled "$@" "${kt[@]}"
+  BEFORE=kt_compiled time_build "hello + compiled" "$label" "$work/hello" hello "$@" -DKT_USE_COMPILED=ON
+  BEFORE=kt_compiled time_build "fashion_mnist + compiled" "$label" "$root" fashion_mnist "$@" \
+    -DKT_ENABLE_BENCHMARKS=OFF -DKT_USE_COMPILED=ON
+  BEFORE=kt_compiled time_build "kt_tests_nn + compiled" "$label" "$root" kt_tests_nn "$@" \
+    -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF -DKT_USE_COMPILED=ON
+}
+
+if [[ $compilers == *" host "* ]]; then
+  time_all host -DKokkos_ROOT="$root/.deps/kokkos"
+fi
 cuda_root="$root/.deps/kokkos-cuda"
-if [ -x "$cuda_root/bin/nvcc_wrapper" ] && command -v nvcc >/dev/null; then
+if [[ $compilers != *" nvcc "* ]]; then
+  :
+elif [ -x "$cuda_root/bin/nvcc_wrapper" ] && command -v nvcc >/dev/null; then
   cuda=(-DKokkos_ROOT="$cuda_root" -DCMAKE_CXX_COMPILER="$cuda_root/bin/nvcc_wrapper")
-  time_build hello nvcc "$work/hello" hello "${cuda[@]}"
-  time_build fashion_mnist nvcc "$root" fashion_mnist "${cuda[@]}" -DKT_ENABLE_BENCHMARKS=OFF
-  time_build kt_tests_nn nvcc "$root" kt_tests_nn "${cuda[@]}" -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF
+  time_all nvcc "${cuda[@]}"
 else
   echo "| (nvcc) | | skipped: no nvcc or no .deps/kokkos-cuda (scripts/setup.sh --cuda) | |"
 fi

@@ -37,3 +37,4 @@ run("${CMAKE_COMMAND}" -S "${KT_CONSUMER_SOURCE}" -B "${KT_WORK_DIR}/build" -DCM
     -DKokkos_DIR=${KT_KOKKOS_DIR} -DCMAKE_CXX_COMPILER=${KT_CXX_COMPILER} -DCMAKE_BUILD_TYPE=Release)
 run("${CMAKE_COMMAND}" --build "${KT_WORK_DIR}/build")
 run("${KT_WORK_DIR}/build/consumer")
+run("${KT_WORK_DIR}/build/consumer_compiled")

@@ -8,6 +8,7 @@
 ///     mlp.push_back(kt::nn::Linear<float>(64, 64));
 ///     mlp.push_back(kt::nn::Tanh<float>());
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/functional/activation.hpp"
 #include "kt/nn/impl/layer.hpp"
 #include "kt/tensor/activation.hpp"
@@ -50,3 +51,16 @@ template <class T, class D = DefaultDevice>
 using Sigmoid = ActivationLayer<T, D, activations::Sigmoid>;
 
 }  // namespace kt::nn
+
+// kt_compiled (kt/core/impl/compiled.hpp): the four activation layers.
+#define KT_ETI_ACTIVATION_LAYER(T, D, A, KW) \
+  KW class kt::impl::Layer<kt::nn::ActivationLayer<T, D, A>, T, D>; KW class kt::nn::ActivationLayer<T, D, A>;
+#define KT_ETI_ACTIVATION_LAYERS_ONE(T, D, KW)                                                             \
+  KT_ETI_ACTIVATION_LAYER(T, D, kt::nn::activations::ReLU, KW)                                            \
+  KT_ETI_ACTIVATION_LAYER(T, D, kt::nn::activations::GELU, KW)                                            \
+  KT_ETI_ACTIVATION_LAYER(T, D, kt::nn::activations::Tanh, KW)                                            \
+  KT_ETI_ACTIVATION_LAYER(T, D, kt::nn::activations::Sigmoid, KW)
+#define KT_ETI_ACTIVATION_LAYERS(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_ACTIVATION_LAYERS_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_NN)
+KT_ETI_ACTIVATION_LAYERS(extern template)
+#endif

@@ -11,6 +11,7 @@
 ///     auto on_gpu = fc.to<kt::Cuda>();   // a copy on another device (kt::nn::Linear<float, kt::Cuda>)
 
 #include "kt/autograd/shape_ops.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/functional/linear.hpp"
 #include "kt/nn/impl/layer.hpp"
 #include "kt/nn/init.hpp"
@@ -93,3 +94,12 @@ private:
 };
 
 }  // namespace kt::nn
+
+// kt_compiled (kt/core/impl/compiled.hpp): the whole module, virtual members included, so a
+// program's Linear neither instantiates its forward nor its copies for the other devices.
+#define KT_ETI_NN_LINEAR_ONE(T, D, KW) \
+  KW class kt::impl::Layer<kt::nn::Linear<T, D>, T, D>; KW class kt::nn::Linear<T, D>;
+#define KT_ETI_NN_LINEAR(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_NN_LINEAR_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_NN)
+KT_ETI_NN_LINEAR(extern template)
+#endif

@@ -28,6 +28,7 @@
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/var_access.hpp"
 #include "kt/autograd/var.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/nn/impl/module_impl.hpp"
 #include "kt/nn/impl/type_name.hpp"
 #include "kt/tensor/generator.hpp"
@@ -277,3 +278,9 @@ std::ostream& operator<<(std::ostream& os, const Module<T, D>& m) {
 
 }  // namespace kt::nn
 
+// kt_compiled (kt/core/impl/compiled.hpp): the base of every module.
+#define KT_ETI_MODULE_ONE(T, D, KW) KW class kt::nn::Module<T, D>;
+#define KT_ETI_MODULE(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_MODULE_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_NN)
+KT_ETI_MODULE(extern template)
+#endif

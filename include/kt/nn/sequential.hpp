@@ -9,6 +9,7 @@
 ///     auto logits = model(x);
 ///     auto on_host = model.to<kt::Host>();   // Sequential<float, kt::Host>, children copied
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/nn/impl/rebind.hpp"
 #include "kt/nn/module.hpp"
 
@@ -83,3 +84,10 @@ private:
 };
 
 }  // namespace kt::nn
+
+// kt_compiled (kt/core/impl/compiled.hpp): the container.
+#define KT_ETI_SEQUENTIAL_ONE(T, D, KW) KW class kt::nn::Sequential<T, D>;
+#define KT_ETI_SEQUENTIAL(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_SEQUENTIAL_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_NN)
+KT_ETI_SEQUENTIAL(extern template)
+#endif

@@ -23,6 +23,7 @@
 /// foreach(false) one per tensor — computed in kt::compute_t<T> (fp32 for kt::half
 /// and kt::bfloat16; the moments are kept in that type too — see kt/optim/state.hpp).
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/optim/impl/adam_family.hpp"
 
 #include <utility>
@@ -53,3 +54,12 @@ template <class T, class D>
 Adam(std::vector<Var<T, D>>, const AdamOptions&) -> Adam<T, D>;
 
 }  // namespace kt::optim
+
+// kt_compiled (kt/core/impl/compiled.hpp): Adam with its bases.
+#define KT_ETI_ADAM_ONE(T, D, KW) \
+  KW class kt::optim::OptimizerWithOptions<T, D, kt::optim::AdamOptions>;    \
+  KW class kt::impl::AdamFamily<T, D, kt::optim::AdamOptions, false>; KW class kt::optim::Adam<T, D>;
+#define KT_ETI_ADAM(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_ADAM_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
+KT_ETI_ADAM(extern template)
+#endif

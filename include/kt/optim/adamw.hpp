@@ -21,6 +21,7 @@
 /// foreach(false) one per tensor — computed in kt::compute_t<T> (fp32 for kt::half
 /// and kt::bfloat16; the moments are kept in that type too — see kt/optim/state.hpp).
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/optim/impl/adam_family.hpp"
 
 #include <utility>
@@ -51,3 +52,12 @@ template <class T, class D>
 AdamW(std::vector<Var<T, D>>, const AdamWOptions&) -> AdamW<T, D>;
 
 }  // namespace kt::optim
+
+// kt_compiled (kt/core/impl/compiled.hpp): AdamW with its bases.
+#define KT_ETI_ADAMW_ONE(T, D, KW) \
+  KW class kt::optim::OptimizerWithOptions<T, D, kt::optim::AdamWOptions>;    \
+  KW class kt::impl::AdamFamily<T, D, kt::optim::AdamWOptions, true>; KW class kt::optim::AdamW<T, D>;
+#define KT_ETI_ADAMW(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_ADAMW_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
+KT_ETI_ADAMW(extern template)
+#endif

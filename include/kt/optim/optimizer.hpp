@@ -19,6 +19,7 @@
 #include "kt/autograd/var.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/capture_state.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/optim/params.hpp"
 #include "kt/optim/state.hpp"
@@ -251,3 +252,10 @@ private:
 };
 
 }  // namespace kt::optim
+
+// kt_compiled (kt/core/impl/compiled.hpp): the base of every optimizer.
+#define KT_ETI_OPTIMIZER_ONE(T, D, KW) KW class kt::optim::Optimizer<T, D>;
+#define KT_ETI_OPTIMIZER(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_OPTIMIZER_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
+KT_ETI_OPTIMIZER(extern template)
+#endif

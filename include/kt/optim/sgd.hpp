@@ -25,6 +25,7 @@
 /// itself is not modified.
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/optim/impl/sgd_impl.hpp"
 #include "kt/optim/impl/validate.hpp"
@@ -207,3 +208,11 @@ template <class T, class D>
 SGD(std::vector<Var<T, D>>, const SGDOptions&) -> SGD<T, D>;
 
 }  // namespace kt::optim
+
+// kt_compiled (kt/core/impl/compiled.hpp): SGD with its bases.
+#define KT_ETI_SGD_ONE(T, D, KW) \
+  KW class kt::optim::OptimizerWithOptions<T, D, kt::optim::SGDOptions>; KW class kt::optim::SGD<T, D>;
+#define KT_ETI_SGD(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_SGD_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
+KT_ETI_SGD(extern template)
+#endif

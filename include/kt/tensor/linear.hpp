@@ -10,6 +10,7 @@
 ///     auto g = kt::linear_backward(dy, x, w, fwd, kt::Activation::ReLU);   // g.dx, g.dw, g.db
 ///     auto y = kt::linear(x, w, b, kt::Activation::GELU);             // inference: y only
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/linear_impl.hpp"
 #include "kt/tensor/impl/matmul_impl.hpp"
@@ -98,3 +99,18 @@ LinearGrads<T, D> linear_backward(const Tensor<T, D>& dy, const Tensor<T, D>& x,
 }
 
 }  // namespace kt
+
+// kt_compiled (kt/core/impl/compiled.hpp): the three passes with every activation.
+#define KT_ETI_LINEAR_ONE(T, D, KW)                                                                   \
+  KW kt::LinearForward<T, D> kt::linear_forward<T, D>(const D&, const kt::Tensor<T, D>&,              \
+                                                      const kt::Tensor<T, D>&, const kt::Tensor<T, D>&, \
+                                                      kt::Activation);                                \
+  KW kt::Tensor<T, D> kt::linear<T, D>(const D&, const kt::Tensor<T, D>&, const kt::Tensor<T, D>&,    \
+                                       const kt::Tensor<T, D>&, kt::Activation);                      \
+  KW kt::LinearGrads<T, D> kt::linear_backward<T, D>(const D&, const kt::Tensor<T, D>&,               \
+                                                     const kt::Tensor<T, D>&, const kt::Tensor<T, D>&, \
+                                                     const kt::LinearForward<T, D>&, kt::Activation, bool, bool);
+#define KT_ETI_LINEAR(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_LINEAR_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_LINEAR)
+KT_ETI_LINEAR(extern template)
+#endif

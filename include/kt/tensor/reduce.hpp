@@ -17,6 +17,7 @@
 /// counts as the extreme for argmax and argmin. The sum of no elements is 0 and their mean NaN;
 /// `max`, `min`, `argmax` and `argmin` of no elements throw kt::Error.
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/tensor/impl/reduce_impl.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -113,3 +114,22 @@ template <class T, class D>
 Tensor<std::int64_t, D> argmin(const Tensor<T, D>& t, int dim, bool keepdim = false) { return argmin(D(), t, dim, keepdim); }
 
 }  // namespace kt
+
+// kt_compiled (kt/core/impl/compiled.hpp): every reduction of a floating tensor.
+#define KT_ETI_REDUCE_ONE(T, D, KW)                                                                         \
+  KW kt::Tensor<kt::impl::sum_result_t<T>, D> kt::sum<T, D>(const D&, const kt::Tensor<T, D>&);             \
+  KW kt::Tensor<kt::impl::sum_result_t<T>, D> kt::sum<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);  \
+  KW kt::Tensor<T, D> kt::mean<T, D>(const D&, const kt::Tensor<T, D>&);                                    \
+  KW kt::Tensor<T, D> kt::mean<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);                         \
+  KW kt::Tensor<T, D> kt::max<T, D>(const D&, const kt::Tensor<T, D>&);                                     \
+  KW kt::Tensor<T, D> kt::min<T, D>(const D&, const kt::Tensor<T, D>&);                                     \
+  KW kt::Tensor<std::int64_t, D> kt::argmax<T, D>(const D&, const kt::Tensor<T, D>&);                       \
+  KW kt::Tensor<std::int64_t, D> kt::argmin<T, D>(const D&, const kt::Tensor<T, D>&);                       \
+  KW kt::Tensor<T, D> kt::max<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);                          \
+  KW kt::Tensor<T, D> kt::min<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);                          \
+  KW kt::Tensor<std::int64_t, D> kt::argmax<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);            \
+  KW kt::Tensor<std::int64_t, D> kt::argmin<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);
+#define KT_ETI_REDUCE(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_REDUCE_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_REDUCE)
+KT_ETI_REDUCE(extern template)
+#endif

@@ -9,6 +9,7 @@
 #include "kt/backend/impl/gemm_select.hpp"
 #include "kt/backend/impl/gemm_tune.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -55,3 +56,16 @@ void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptio
 }
 
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): the dispatch for each (operand, output) dtype pair
+// kt's tensors use, on every device.
+#define KT_ETI_GEMM_ONE_PAIR(E, T, C, KW) \
+  KW void kt::impl::gemm_dispatch<E, T, C>(const E&, const kt::GemmProblem<T, C>&, const kt::GemmOptions&);
+#define KT_ETI_GEMM_ONE(E, KW)                                                                          \
+  KT_ETI_GEMM_ONE_PAIR(E, float, float, KW) KT_ETI_GEMM_ONE_PAIR(E, double, double, KW)                 \
+  KT_ETI_GEMM_ONE_PAIR(E, kt::half, kt::half, KW) KT_ETI_GEMM_ONE_PAIR(E, kt::half, float, KW)          \
+  KT_ETI_GEMM_ONE_PAIR(E, kt::bfloat16, kt::bfloat16, KW) KT_ETI_GEMM_ONE_PAIR(E, kt::bfloat16, float, KW)
+#define KT_ETI_GEMM(KW) KT_ETI_EACH_DEVICE(KT_ETI_GEMM_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_GEMM)
+KT_ETI_GEMM(extern template)
+#endif

@@ -14,6 +14,7 @@
 #include "kt/autograd/impl/node.hpp"
 #include "kt/autograd/impl/var_access.hpp"
 #include "kt/autograd/var.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/tensor/linear.hpp"
 #include "kt/tensor/matmul.hpp"
 
@@ -96,3 +97,14 @@ Var<float, D> autocast_linear(const Var<float, D>& x, const Var<float, D>& w, co
 }
 
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): the 16-bit Linear of an autocast region.
+#define KT_ETI_AUTOCAST_LINEAR_ONE(D, KW)                                                               \
+  KW kt::Var<float, D> kt::impl::autocast_linear<kt::half, D>(                                          \
+      const kt::Var<float, D>&, const kt::Var<float, D>&, const kt::Var<float, D>&, kt::Activation);    \
+  KW kt::Var<float, D> kt::impl::autocast_linear<kt::bfloat16, D>(                                      \
+      const kt::Var<float, D>&, const kt::Var<float, D>&, const kt::Var<float, D>&, kt::Activation);
+#define KT_ETI_AUTOCAST_LINEAR(KW) KT_ETI_EACH_DEVICE(KT_ETI_AUTOCAST_LINEAR_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_LINEAR)
+KT_ETI_AUTOCAST_LINEAR(extern template)
+#endif

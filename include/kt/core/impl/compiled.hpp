@@ -1,0 +1,54 @@
+#pragma once
+// kt::kt_compiled, the opt-in compiled instantiation library. kt stays header-only by default;
+// a program that links kt::kt_compiled gets KT_COMPILED defined, and the headers that define
+// kt's heaviest entry points (the GEMM dispatch with every back-end, the fused Linear passes
+// with every activation, ...) then declare them `extern template` for kt's floating dtypes on
+// every enabled device. The program's translation units call the library's copy instead of
+// instantiating and optimising their own: compile time goes, run time stays (the entry points
+// are whole kernels or dispatches, never inlined into a caller's loop).
+//
+// Each such header lists its entry points once, in a macro that takes the keyword:
+//
+//     #define KT_ETI_ADAM(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_ADAM_ONE, KW)
+//     #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
+//     KT_ETI_ADAM(extern template)
+//     #endif
+//
+// where KT_ETI_ADAM_ONE(T, D, KW) declares Adam<T, D> and its bases; src/compiled/optim.cpp,
+// the one file of the library that defines that group, defines KT_COMPILED_DEFINES_OPTIM,
+// includes the header and writes KT_ETI_ADAM(template). An explicit
+// instantiation is a list of declarations, which only a macro can write once for both uses
+// (Kokkos' own ETI is built the same way). Types outside the lists instantiate as usual.
+
+#include <Kokkos_Core.hpp>
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+#define KT_ETI_SERIAL(M, KW) M(Kokkos::Serial, KW)
+#define KT_ETI_FLOATS_SERIAL(M, KW) KT_ETI_EACH_FLOAT(M, Kokkos::Serial, KW)
+#else
+#define KT_ETI_SERIAL(M, KW)
+#define KT_ETI_FLOATS_SERIAL(M, KW)
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+#define KT_ETI_OPENMP(M, KW) M(Kokkos::OpenMP, KW)
+#define KT_ETI_FLOATS_OPENMP(M, KW) KT_ETI_EACH_FLOAT(M, Kokkos::OpenMP, KW)
+#else
+#define KT_ETI_OPENMP(M, KW)
+#define KT_ETI_FLOATS_OPENMP(M, KW)
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+#define KT_ETI_CUDA(M, KW) M(Kokkos::Cuda, KW)
+#define KT_ETI_FLOATS_CUDA(M, KW) KT_ETI_EACH_FLOAT(M, Kokkos::Cuda, KW)
+#else
+#define KT_ETI_CUDA(M, KW)
+#define KT_ETI_FLOATS_CUDA(M, KW)
+#endif
+
+/// M(D, KW) for every device D kt instantiates in kt_compiled.
+#define KT_ETI_EACH_DEVICE(M, KW) KT_ETI_SERIAL(M, KW) KT_ETI_OPENMP(M, KW) KT_ETI_CUDA(M, KW)
+
+/// M(T, D, KW) for kt's floating dtypes T on device D.
+#define KT_ETI_EACH_FLOAT(M, D, KW) M(float, D, KW) M(double, D, KW) M(::kt::half, D, KW) M(::kt::bfloat16, D, KW)
+
+/// M(T, D, KW) for kt's floating dtypes T on every device D.
+#define KT_ETI_EACH_FLOAT_DEVICE(M, KW) KT_ETI_FLOATS_SERIAL(M, KW) KT_ETI_FLOATS_OPENMP(M, KW) KT_ETI_FLOATS_CUDA(M, KW)
