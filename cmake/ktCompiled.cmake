@@ -1,25 +1,34 @@
 # kt::kt_compiled: the opt-in compiled instantiation library (kt/core/impl/compiled.hpp). kt
 # stays header-only; a program that links kt::kt_compiled instead of kt::kt compiles against
 # `extern template` declarations of kt's heaviest entry points (GEMM dispatch, fused Linear,
-# reductions) and links their one compiled copy for kt's floating dtypes on every enabled
+# reductions, modules, optimizers) and links their one compiled copy for kt's floating dtypes on every enabled
 # device, built here against the same Kokkos. EXCLUDE_FROM_ALL: only built when linked.
 #
-# kt_add_compiled_library(SOURCE_DIR MARCH) defines it from the sources in SOURCE_DIR; kt's
-# own build calls it with src/compiled, an installed kt's ktConfig.cmake with the installed
-# copy of those sources, so a find_package(kt) user builds it against their Kokkos and flags.
+# kt_add_compiled_library(NAME SOURCE_DIR MARCH) defines the library NAME (kt_compiled, aliased
+# kt::kt_compiled) from the sources in SOURCE_DIR, compiled with the flags of the directory that
+# calls it; kt's own build calls it with src/compiled, an installed kt's ktConfig.cmake with the
+# installed copy of those sources, so a find_package(kt) user builds it against their Kokkos
+# and with their flags.
 # MARCH (KT_MARCH in kt's build: its examples and benchmarks are tuned for the building
-# machine) is the -march of the library's kernels; empty adds none.
-function(kt_add_compiled_library source_dir march)
-  if(TARGET kt_compiled)
+# machine) is the -march of the library and of everything that links it; empty adds none.
+# Flags must match between the library and its users: a template instantiated in both is one
+# symbol, the linker keeps one copy, and copies built with other -O or -march levels contract
+# multiply-adds differently, so kernels that kt keeps bit-identical (Serial vs OpenMP, the host
+# vs the team GEMM kernel) would differ in their last bits. kt's tests, built at -O1, therefore
+# get their own instance (tests/CMakeLists.txt).
+function(kt_add_compiled_library name source_dir march)
+  if(TARGET ${name})
     return()
   endif()
-  add_library(kt_compiled STATIC EXCLUDE_FROM_ALL
+  add_library(${name} STATIC EXCLUDE_FROM_ALL
     "${source_dir}/gemm.cpp" "${source_dir}/linear.cpp" "${source_dir}/reduce.cpp"
     "${source_dir}/nn.cpp" "${source_dir}/optim.cpp")
-  add_library(kt::kt_compiled ALIAS kt_compiled)
-  target_link_libraries(kt_compiled PUBLIC kt::kt)
-  target_compile_definitions(kt_compiled PUBLIC KT_COMPILED)
+  if(name STREQUAL "kt_compiled")
+    add_library(kt::kt_compiled ALIAS kt_compiled)
+  endif()
+  target_link_libraries(${name} PUBLIC kt::kt)
+  target_compile_definitions(${name} PUBLIC KT_COMPILED)
   if(march)
-    target_compile_options(kt_compiled PRIVATE -march=${march})
+    target_compile_options(${name} PUBLIC -march=${march})
   endif()
 endfunction()
