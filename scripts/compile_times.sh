@@ -4,7 +4,8 @@
 #   fashion_mnist  the main example
 #   kt_tests_nn    one test layer (doctest, every device)
 # each header-only (kt::kt) and with kt::kt_compiled (the "+ compiled" rows: the library is built
-# first, untimed, as a user's build does once; its own row times it alone),
+# first, untimed, as a user's build does once — for the test layer, the tests' own instance;
+# its own row times the library alone),
 # for the host (Kokkos in .deps/kokkos, -O3) and, when scripts/setup.sh --cuda installed
 # Kokkos with Cuda, with nvcc (.deps/kokkos-cuda's nvcc_wrapper). Prints one table row per
 # target and compiler: wall seconds and the peak resident memory of the build (the largest
@@ -94,7 +95,7 @@ time_all() {
   BEFORE=kt_compiled time_build "hello + compiled" "$label" "$work/hello" hello "$@" -DKT_USE_COMPILED=ON
   BEFORE=kt_compiled time_build "fashion_mnist + compiled" "$label" "$root" fashion_mnist "$@" \
     -DKT_ENABLE_BENCHMARKS=OFF -DKT_USE_COMPILED=ON
-  BEFORE=kt_compiled time_build "kt_tests_nn + compiled" "$label" "$root" kt_tests_nn "$@" \
+  BEFORE=kt_compiled_tests time_build "kt_tests_nn + compiled" "$label" "$root" kt_tests_nn "$@" \
     -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF -DKT_USE_COMPILED=ON
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // kt::kt_compiled, the opt-in compiled instantiation library. kt stays header-only by default;
 // a program that links kt::kt_compiled gets KT_COMPILED defined, and the headers that define
-// kt's heaviest entry points (the GEMM dispatch with every back-end, the fused Linear passes
-// with every activation, ...) then declare them `extern template` for kt's floating dtypes on
-// every enabled device. The program's translation units call the library's copy instead of
-// instantiating and optimising their own: compile time goes, run time stays (the entry points
-// are whole kernels or dispatches, never inlined into a caller's loop).
+// kt's heaviest templates (the GEMM dispatch with every back-end, the fused Linear passes with
+// every activation, the reductions, the modules and the optimizers) then declare them
+// `extern template` for kt's floating dtypes on every enabled device. The program's translation
+// units call the library's copy instead of instantiating and optimising their own: compile time
+// goes, run time stays (each entry point is a whole kernel, dispatch or class, never inlined
+// into a caller's loop). The library and its users must share their flags
+// (cmake/ktCompiled.cmake says why).
 //
 // Each such header lists its entry points once, in a macro that takes the keyword:
 //
@@ -14,11 +16,11 @@
 //     KT_ETI_ADAM(extern template)
 //     #endif
 //
-// where KT_ETI_ADAM_ONE(T, D, KW) declares Adam<T, D> and its bases; src/compiled/optim.cpp,
-// the one file of the library that defines that group, defines KT_COMPILED_DEFINES_OPTIM,
-// includes the header and writes KT_ETI_ADAM(template). An explicit
-// instantiation is a list of declarations, which only a macro can write once for both uses
-// (Kokkos' own ETI is built the same way). Types outside the lists instantiate as usual.
+// where KT_ETI_ADAM_ONE(T, D, KW) declares Adam<T, D> and its bases; src/compiled/optim.cpp, the
+// one file of the library that defines that group, defines KT_COMPILED_DEFINES_OPTIM, includes
+// the header and writes KT_ETI_ADAM(template). An explicit instantiation is a list of
+// declarations, which only a macro can write once for both uses (Kokkos' own ETI is built the
+// same way). Types outside the lists instantiate as usual.
 
 #include <Kokkos_Core.hpp>
 
