@@ -1,8 +1,9 @@
 # kt::kt_compiled: the opt-in compiled instantiation library (kt/core/impl/compiled.hpp). kt
 # stays header-only; a program that links kt::kt_compiled instead of kt::kt compiles against
 # `extern template` declarations of kt's heaviest entry points (GEMM dispatch, fused Linear,
-# reductions, modules, optimizers) and links their one compiled copy for kt's floating dtypes on every enabled
-# device, built here against the same Kokkos. EXCLUDE_FROM_ALL: only built when linked.
+# reductions, modules, optimizers) and links their one compiled copy for kt's floating dtypes
+# on every enabled device, built here against the same Kokkos. EXCLUDE_FROM_ALL: only built
+# when linked.
 #
 # kt_add_compiled_library(NAME SOURCE_DIR MARCH) defines the library NAME (kt_compiled, aliased
 # kt::kt_compiled) from the sources in SOURCE_DIR, compiled with the flags of the directory that

@@ -57,8 +57,7 @@ Adam(std::vector<Var<T, D>>, const AdamOptions&) -> Adam<T, D>;
 
 // kt_compiled (kt/core/impl/compiled.hpp): Adam with its bases.
 #define KT_ETI_ADAM_ONE(T, D, KW) \
-  KW class kt::optim::OptimizerWithOptions<T, D, kt::optim::AdamOptions>;    \
-  KW class kt::impl::AdamFamily<T, D, kt::optim::AdamOptions, false>; KW class kt::optim::Adam<T, D>;
+  KT_ETI_ADAM_FAMILY(T, D, kt::optim::AdamOptions, false, kt::optim::Adam, KW)
 #define KT_ETI_ADAM(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_ADAM_ONE, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
 KT_ETI_ADAM(extern template)

@@ -55,8 +55,7 @@ AdamW(std::vector<Var<T, D>>, const AdamWOptions&) -> AdamW<T, D>;
 
 // kt_compiled (kt/core/impl/compiled.hpp): AdamW with its bases.
 #define KT_ETI_ADAMW_ONE(T, D, KW) \
-  KW class kt::optim::OptimizerWithOptions<T, D, kt::optim::AdamWOptions>;    \
-  KW class kt::impl::AdamFamily<T, D, kt::optim::AdamWOptions, true>; KW class kt::optim::AdamW<T, D>;
+  KT_ETI_ADAM_FAMILY(T, D, kt::optim::AdamWOptions, true, kt::optim::AdamW, KW)
 #define KT_ETI_ADAMW(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_ADAMW_ONE, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
 KT_ETI_ADAMW(extern template)

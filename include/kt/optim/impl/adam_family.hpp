@@ -240,3 +240,9 @@ private:
 };
 
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): optimizer OPT<T, D> of the family with its bases,
+// for the lists of kt/optim/adam.hpp and adamw.hpp.
+#define KT_ETI_ADAM_FAMILY(T, D, OPTIONS, DECOUPLED, OPT, KW)                                          \
+  KW class kt::optim::OptimizerWithOptions<T, D, OPTIONS>;                                             \
+  KW class kt::impl::AdamFamily<T, D, OPTIONS, DECOUPLED>; KW class OPT<T, D>;
