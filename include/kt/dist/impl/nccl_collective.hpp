@@ -9,10 +9,14 @@
 
 #if defined(KT_DIST_HAS_NCCL) && defined(KOKKOS_ENABLE_CUDA)
 
+#include "kt/backend/cuda/cuda_error.hpp"
+#include "kt/dist/impl/group_state.hpp"
 #include "kt/dist/impl/mpi_call.hpp"
 #include "kt/dist/impl/mpi_types.hpp"
+#include "kt/dist/impl/pending_op.hpp"
 #include "kt/dist/nccl/nccl_communicator.hpp"
 #include "kt/dist/reduce_op.hpp"
+#include "kt/dist/work.hpp"
 #include "kt/tensor/tensor.hpp"
 #include "kt/tensor/transfer.hpp"
 
@@ -36,18 +40,31 @@ inline ncclRedOp_t nccl_op(dist::ReduceOp op) {
   }
 }
 
-inline dist::nccl::Communicator& nccl_communicator(std::unique_ptr<dist::nccl::Communicator>& slot, MPI_Comm comm,
-                                                   int rank, int size) {
-  if (!slot) {
+/// The group's NCCL communicator, made on its first device collective.
+inline dist::nccl::Communicator& nccl_communicator(GroupState& group) {
+  if (!group.nccl) {
     ncclUniqueId id{};
-    if (rank == 0) id = dist::nccl::Communicator::unique_id();
-    KT_MPI(MPI_Bcast(&id, static_cast<int>(sizeof id), MPI_BYTE, 0, comm));
-    slot = std::make_unique<dist::nccl::Communicator>(size, id, rank);
+    if (group.rank == 0) id = dist::nccl::Communicator::unique_id();
+    KT_MPI(MPI_Bcast(&id, static_cast<int>(sizeof id), MPI_BYTE, 0, group.comm));
+    group.nccl = std::make_unique<dist::nccl::Communicator>(group.size, id, group.rank);
   }
-  return *slot;
+  return *group.nccl;
 }
 
 inline cudaStream_t nccl_stream() { return Kokkos::Cuda().cuda_stream(); }
+
+/// An NCCL collective is queued on the stream: blocking waits for it here, non-blocking in
+/// Work::wait().
+inline dist::Work nccl_done(bool blocking) {
+  const cudaStream_t stream = nccl_stream();
+  if (blocking) {
+    KT_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return dist::Work();
+  }
+  auto pending = std::make_shared<PendingOp>();  // no MPI request: complete once synchronised
+  pending->on_complete([stream] { KT_CUDA_CHECK(cudaStreamSynchronize(stream)); });
+  return dist::Work(pending);
+}
 
 template <class T, class D>
 void nccl_all_reduce(const dist::nccl::Communicator& nccl, const Tensor<T, D>& tensor, dist::ReduceOp op) {
