@@ -17,6 +17,31 @@
 #include <utility>
 #include <vector>
 
+// [checkpoint_part]
+struct LossAverage {  // a part of the run of your own
+  std::int64_t steps = 0;
+  kt::Tensor<float, kt::Host> value = kt::zeros<float, kt::Host>({1});
+};
+
+template <>
+struct kt::io::CheckpointPart<LossAverage> {
+  static void save(kt::io::NamedTensors& tensors, kt::io::CheckpointRecords& records,
+                   const std::string& name, const LossAverage& a) {
+    records[name] = std::to_string(a.steps);  // a string in the file's __metadata__
+    tensors.add(name + ".value", a.value);    // a tensor "<name>.<key>"
+  }
+  static kt::io::RestoreCommit stage(const kt::io::SafetensorsFile& file, const std::string& name,
+                                     LossAverage& a) {  // read and check everything here
+    const auto it = file.metadata().find(name);
+    KT_REQUIRE(it != file.metadata().end() && !it->second.empty() &&
+                   it->second.find_first_not_of("0123456789") == std::string::npos,
+               "LossAverage '", name, "': no step count in ", file.path());
+    LossAverage read{std::stoll(it->second), file.get<float>(name + ".value")};
+    return [&a, read] { a = read; };  // the commit only assigns
+  }
+};
+// [checkpoint_part]
+
 namespace {
 
 // [custom_module]
@@ -411,6 +436,12 @@ void checkpoint() {
   // [checkpoint]
   KT_REQUIRE(saved.get("epoch") == std::to_string(epoch), "training: the checkpoint's epoch is ", saved.get("epoch"));
   std::remove("training_run.safetensors");
+
+  LossAverage average{12, kt::full<float, kt::Host>({1}, 0.5f)}, restored;
+  kt::io::Checkpoint().add("model", model).add("loss_average", average).save("training_part.safetensors");
+  kt::io::Restore().add("model", model).add("loss_average", restored).from("training_part.safetensors");
+  KT_REQUIRE(restored.steps == 12 && restored.value.item() == 0.5f, "training: the LossAverage restored ", restored.steps);
+  std::remove("training_part.safetensors");
 }
 
 void step_graph() {

@@ -415,3 +415,66 @@ TEST_CASE("checkpoint records are validated like user input: each bad value name
             .find("growth tracker 99 must be in [0, growth_interval = 3)") != std::string::npos);
   CHECK(snapshot(target) == before);
 }
+
+namespace {
+
+/// A component of the user's own: an exponential moving average of the loss with its step
+/// count, saved as one record and one tensor through kt::io::CheckpointPart.
+struct LossAverage {
+  std::int64_t steps = 0;
+  kt::Tensor<double, kt::Host> value = kt::zeros<double, kt::Host>({1});
+};
+
+}  // namespace
+
+template <>
+struct kt::io::CheckpointPart<LossAverage> {
+  static void save(NamedTensors& tensors, CheckpointRecords& records, const std::string& name, const LossAverage& a) {
+    records[name] = std::to_string(a.steps);
+    tensors.add(name + ".value", a.value);
+  }
+  static RestoreCommit stage(const SafetensorsFile& file, const std::string& name, LossAverage& a) {
+    const auto it = file.metadata().find(name);
+    KT_REQUIRE(it != file.metadata().end() && !it->second.empty() &&
+                   it->second.find_first_not_of("0123456789") == std::string::npos,
+               "LossAverage '", name, "': no step count");
+    const std::int64_t steps = std::stoll(it->second);
+    auto value = file.get<double>(name + ".value");
+    KT_REQUIRE(value.shape() == kt::Shape({1}), "LossAverage '", name, "': the value has shape ", value.shape().str());
+    return [&a, steps, value] {
+      a.steps = steps;
+      a.value = value;
+    };
+  }
+};
+
+TEST_CASE("a type of the user's own is a checkpoint part through kt::io::CheckpointPart, all or nothing too") {
+  Run<kt::Host> run;
+  run.epoch();
+  LossAverage average;
+  average.steps = 5;
+  average.value = kt::full<double, kt::Host>({1}, 0.25);
+  const auto path = scratch("own_part.safetensors");
+  run.checkpoint().add("loss_average", average).save(path);
+  CHECK(kt::io::load_safetensors(path).metadata().at("loss_average") == "5");
+
+  Run<kt::Host> fresh;
+  LossAverage restored;
+  kt::io::Restore().add("model", fresh.model).add("loss_average", restored).from(path);
+  CHECK(restored.steps == 5);
+  CHECK(restored.value.to_vector() == std::vector<double>{0.25});
+  CHECK(bit_equal(fresh.model.parameters()[0].data(), run.model.parameters()[0].data()));
+  kt::io::load_checkpoint(path).restore("loss_average", restored);  // one part alone
+  CHECK(restored.steps == 5);
+
+  // The user's part refuses a bad record: nothing restored, the model included.
+  kt::io::Checkpoint().add("model", run.model).set("loss_average", "five").save(path);
+  Run<kt::Host> untouched;
+  LossAverage kept;
+  const auto before = untouched.model.parameters()[0].data().to_vector();
+  const std::string error =
+      kt_test::error_of([&] { kt::io::Restore().add("model", untouched.model).add("loss_average", kept).from(path); });
+  CHECK(error == "LossAverage 'loss_average': no step count (nothing was restored)");
+  CHECK(untouched.model.parameters()[0].data().to_vector() == before);
+  CHECK(kept.steps == 0);
+}

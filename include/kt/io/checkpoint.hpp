@@ -29,28 +29,17 @@
 /// PyTorch's state_dict keys under "model." and the file's metadata says {"format": "pt"}, so
 /// `safetensors.torch.load_file` reads it; the other components are JSON records in
 /// `__metadata__` (see impl/checkpoint_record.hpp, impl/optimizer_record.hpp), validated like
-/// user input (types, ranges, every field present).
+/// user input (types, ranges, every field present). A type of your own takes part through
+/// kt::io::CheckpointPart (kt/io/checkpoint_part.hpp).
 
-#include "kt/amp/grad_scaler.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"
-#include "kt/data/dataloader.hpp"
+#include "kt/io/checkpoint_part.hpp"
 #include "kt/io/impl/checkpoint_record.hpp"
-#include "kt/io/impl/optimizer_record.hpp"
-#include "kt/io/impl/restore_stage.hpp"
-#include "kt/io/impl/run_records.hpp"
-#include "kt/io/module_io.hpp"
 #include "kt/io/named_tensors.hpp"
 #include "kt/io/safetensors.hpp"
-#include "kt/nn/module.hpp"
-#include "kt/optim/lr_scheduler.hpp"
-#include "kt/optim/optimizer.hpp"
-#include "kt/tensor/generator.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <functional>
-#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -61,44 +50,14 @@ namespace kt::io {
 /// Components of a run, gathered for one atomic save.
 class Checkpoint {
 public:
-  /// A module's state_dict as tensors "<name>.<key>", and the generators of its Dropout layers.
-  template <class T, class D>
-  Checkpoint& add(const std::string& name, const nn::Module<T, D>& model) {
+  /// Adds `part` under `name`: a module (its state_dict as tensors "<name>.<key>", and the
+  /// generators of its Dropout layers), an optimizer (state and hyperparameters), a learning
+  /// rate scheduler, a GradScaler, a Generator, a DataLoader (the epoch of its next pass and
+  /// the settings that decide its order), or a type of your own (kt/io/checkpoint_part.hpp).
+  template <class X>
+  Checkpoint& add(const std::string& name, const X& part) {
     claim(name);
-    nlohmann::json generators = nlohmann::json::object();
-    for (const auto& [path, g] : model.named_generators()) generators[path] = impl::generator_record(*g);
-    metadata_[name] = nlohmann::json{{"kind", "module"}, {"type", model.name()}, {"generators", generators}}.dump();
-    for (const auto& [key, t] : model.state_dict()) tensors_.add(name + "." + key, t);
-    return *this;
-  }
-  /// An optimizer's state and hyperparameters (impl/optimizer_record.hpp).
-  template <class T, class D>
-  Checkpoint& add(const std::string& name, const optim::Optimizer<T, D>& opt) {
-    claim(name);
-    impl::add_optimizer_record(tensors_, metadata_, name, opt);
-    return *this;
-  }
-  Checkpoint& add(const std::string& name, const optim::LRScheduler& sched) {
-    claim(name);
-    metadata_[name] = impl::scheduler_record(sched).dump();
-    return *this;
-  }
-  Checkpoint& add(const std::string& name, const amp::GradScaler& scaler) {
-    claim(name);
-    metadata_[name] = impl::scaler_record(scaler).dump();
-    return *this;
-  }
-  Checkpoint& add(const std::string& name, const Generator& gen) {
-    claim(name);
-    metadata_[name] = impl::generator_record(gen).dump();
-    return *this;
-  }
-  /// The epoch of the loader's next pass, with the settings that decide its order (checked
-  /// when restoring: another seed or batch size would not resume the same run).
-  template <class Dev, class X, class Y>
-  Checkpoint& add(const std::string& name, const DataLoader<Dev, X, Y>& loader) {
-    claim(name);
-    metadata_[name] = impl::loader_record(loader).dump();
+    CheckpointPart<X>::save(tensors_, metadata_, name, part);
     return *this;
   }
   /// A string of your own (the epoch, the configuration).
@@ -118,7 +77,7 @@ private:
     KT_REQUIRE(names_.insert(name).second, "kt::io::Checkpoint: the name '", impl::printable(name), "' is used twice");
   }
   NamedTensors tensors_;
-  std::map<std::string, std::string> metadata_{{"format", "pt"}};
+  CheckpointRecords metadata_{{"format", "pt"}};
   std::set<std::string> names_;
 };
 
@@ -138,11 +97,12 @@ public:
 
   /// Restores the component saved as `name` into `target`: a module (strict as kt::io::load:
   /// every key, dtype and shape; its type and Dropout generators), an optimizer, a learning
-  /// rate scheduler, a GradScaler, a Generator or a DataLoader (its epoch; kt::Error when it
-  /// orders its samples otherwise than the saved one). Nothing changes unless all of it is good.
+  /// rate scheduler, a GradScaler, a Generator, a DataLoader (its epoch; kt::Error when it
+  /// orders its samples otherwise than the saved one) or a type of your own
+  /// (kt/io/checkpoint_part.hpp). Nothing changes unless all of it is good.
   template <class Target>
   void restore(const std::string& name, Target& target) const {
-    impl::stage_restore(file_, name, target)();
+    CheckpointPart<Target>::stage(file_, name, target)();
   }
 
 private:
@@ -163,12 +123,14 @@ public:
   Restore& add(const std::string& name, Target& target) {
     for (const auto& part : parts_)
       KT_REQUIRE(part.first != name, "kt::io::Restore: the name '", impl::printable(name), "' is added twice");
-    parts_.emplace_back(name, [name, &target](const SafetensorsFile& file) { return impl::stage_restore(file, name, target); });
+    parts_.emplace_back(name, [name, &target](const SafetensorsFile& file) {
+      return CheckpointPart<Target>::stage(file, name, target);
+    });
     return *this;
   }
 
   void from(const CheckpointFile& checkpoint) const {
-    std::vector<impl::RestoreCommit> commits;
+    std::vector<RestoreCommit> commits;
     try {
       for (const auto& [name, stage] : parts_) commits.push_back(stage(checkpoint.file()));
     } catch (const Error& e) {
@@ -179,7 +141,7 @@ public:
   void from(const std::string& path) const { from(load_checkpoint(path)); }
 
 private:
-  std::vector<std::pair<std::string, std::function<impl::RestoreCommit(const SafetensorsFile&)>>> parts_;
+  std::vector<std::pair<std::string, std::function<RestoreCommit(const SafetensorsFile&)>>> parts_;
 };
 
 }  // namespace kt::io

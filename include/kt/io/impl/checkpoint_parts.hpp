@@ -1,8 +1,10 @@
 #pragma once
-// Restoring a checkpoint's component in two phases: stage_restore() reads and checks
-// everything the restore would change (records, tensors, checksums) and returns the commit,
-// a function that only assigns values already checked — so a restore of any number of
-// components either changes all of them or, when any stage fails, none.
+// kt's own checkpoint parts (kt/io/checkpoint_part.hpp), each type's two sides together:
+// save_part() adds its tensors and JSON record to the file being written; stage_restore()
+// reads and checks everything the restore would change (records, tensors, checksums) and
+// returns the commit, a function that only assigns values already checked — so a restore of
+// any number of components either changes all of them or, when any stage fails, none.
+// Overloads, so a derived type (a Sequential, an Adam, a StepLR) finds its base's.
 
 #include "kt/amp/grad_scaler.hpp"
 #include "kt/core/error.hpp"
@@ -12,20 +14,36 @@
 #include "kt/io/impl/optimizer_record.hpp"
 #include "kt/io/impl/run_records.hpp"
 #include "kt/io/module_io.hpp"
+#include "kt/io/named_tensors.hpp"
 #include "kt/io/safetensors.hpp"
 #include "kt/nn/module.hpp"
 #include "kt/optim/lr_scheduler.hpp"
 #include "kt/optim/optimizer.hpp"
 #include "kt/tensor/generator.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <functional>
+#include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace kt::impl {
 
 using RestoreCommit = std::function<void()>;
+using CheckpointRecords = std::map<std::string, std::string>;
+
+/// A module: its state_dict as tensors "<name>.<key>"; its type and Dropout generators.
+template <class T, class D>
+void save_part(io::NamedTensors& tensors, CheckpointRecords& records, const std::string& name,
+               const nn::Module<T, D>& model) {
+  nlohmann::json generators = nlohmann::json::object();
+  for (const auto& [path, g] : model.named_generators()) generators[path] = generator_record(*g);
+  records[name] = nlohmann::json{{"kind", "module"}, {"type", model.name()}, {"generators", generators}}.dump();
+  for (const auto& [key, t] : model.state_dict()) tensors.add(name + "." + key, t);
+}
 
 /// A module: every state_dict key strict (as kt::io::load), its type, its Dropout generators.
 template <class T, class D>
@@ -52,10 +70,22 @@ RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& 
   };
 }
 
+/// An optimizer: its state and hyperparameters (impl/optimizer_record.hpp).
+template <class T, class D>
+void save_part(io::NamedTensors& tensors, CheckpointRecords& records, const std::string& name,
+               const optim::Optimizer<T, D>& opt) {
+  add_optimizer_record(tensors, records, name, opt);
+}
+
 template <class T, class D>
 RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name, optim::Optimizer<T, D>& opt) {
   auto sd = read_optimizer_state(file, name, opt);
   return [&opt, sd = std::move(sd)] { opt.load_state_dict(sd); };
+}
+
+inline void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
+                      const optim::LRScheduler& sched) {
+  records[name] = scheduler_record(sched).dump();
 }
 
 inline RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name, optim::LRScheduler& sched) {
@@ -69,6 +99,11 @@ inline RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::s
   return [&sched, state] { sched.load_state_dict(state); };
 }
 
+inline void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
+                      const amp::GradScaler& scaler) {
+  records[name] = scaler_record(scaler).dump();
+}
+
 inline RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name, amp::GradScaler& scaler) {
   const std::string where = record_where(file.path(), name);
   const auto state = scaler_from(read_record(file.metadata(), file.path(), name, "grad_scaler"), where);
@@ -80,18 +115,37 @@ inline RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::s
   return [&scaler, state] { scaler.load_state_dict(state); };
 }
 
+inline void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name, const Generator& gen) {
+  records[name] = generator_record(gen).dump();
+}
+
 inline RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name, Generator& gen) {
   const std::string where = record_where(file.path(), name);
   const Generator value = generator_from(read_record(file.metadata(), file.path(), name, "generator"), where);
   return [&gen, value] { gen = value; };
 }
 
-/// A loader: its epoch, refused when the loader orders its samples otherwise than the saved one.
+/// A loader: the epoch of its next pass, with the settings that decide its order; its restore
+/// is refused when the loader orders its samples otherwise than the saved one.
+template <class Dev, class X, class Y>
+void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
+               const DataLoader<Dev, X, Y>& loader) {
+  records[name] = loader_record(loader).dump();
+}
+
 template <class Dev, class X, class Y>
 RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name, DataLoader<Dev, X, Y>& loader) {
   const std::string where = record_where(file.path(), name);
   const auto epoch = loader_epoch_from(read_record(file.metadata(), file.path(), name, "data_loader"), loader, where);
   return [&loader, epoch] { loader.set_epoch(epoch); };
 }
+
+/// Whether X is one of kt's own checkpoint parts (a save_part overload takes it).
+template <class X, class = void>
+inline constexpr bool is_builtin_checkpoint_part_v = false;
+template <class X>
+inline constexpr bool is_builtin_checkpoint_part_v<
+    X, std::void_t<decltype(save_part(std::declval<io::NamedTensors&>(), std::declval<CheckpointRecords&>(),
+                                      std::declval<const std::string&>(), std::declval<const X&>()))>> = true;
 
 }  // namespace kt::impl
