@@ -41,6 +41,38 @@ struct ClassLossReduction {
 template <class D>
 inline constexpr int class_loss_team = is_host_accessible_v<D> ? 1 : 256;
 
+/// One thread's share of the reduction, or (combined in thread order) the whole: the sum of
+/// the counted rows in double, their count, the number of bad targets and the first one's row.
+struct ClassLossPartial {
+  double sum;
+  std::int64_t count, bad, first_bad;
+
+  /// Rows r, r + team, r + 2 team, ... of `rows` (as C) with targets `target` (n rows).
+  template <class C, class Rows, class Target>
+  KOKKOS_INLINE_FUNCTION static ClassLossPartial of_rows(const Rows& rows, const Target& target, std::int64_t n,
+                                                         int r, int team, std::int64_t classes,
+                                                         std::int64_t ignore_index) {
+    ClassLossPartial p{0, 0, 0, n};
+    for (std::int64_t i = r; i < n; i += team) {
+      const std::int64_t c = target(i);
+      if (counted_class(c, classes, ignore_index)) {
+        p.sum += static_cast<double>(static_cast<C>(rows(i)));
+        ++p.count;
+      } else if (c != ignore_index) {
+        ++p.bad;
+        p.first_bad = i < p.first_bad ? i : p.first_bad;
+      }
+    }
+    return p;
+  }
+  KOKKOS_INLINE_FUNCTION void add(const ClassLossPartial& q) {
+    sum += q.sum;
+    count += q.count;
+    bad += q.bad;
+    first_bad = q.first_bad < first_bad ? q.first_bad : first_bad;
+  }
+};
+
 /// Reduces `rows` (N) of targets `target` (N) by mean (mean = true) or sum; records targets
 /// outside [0, classes) that are not ignore_index as an error of op `op` (DeviceErrorOps).
 /// On host devices that error is raised here.
@@ -60,49 +92,25 @@ ClassLossReduction<T, D> reduce_class_loss(const Tensor<T, D>& rows, const Tenso
   DeviceErrorRecord* record = device_error_record<memory_space_t<D>>();
   const std::int64_t n = target.numel();
   const int team = class_loss_team<D>;
-  // Per thread: the sum (double), the count, the bad count, the first bad index.
-  const std::size_t scratch = team * (sizeof(double) + 3 * sizeof(std::int64_t));
+  const std::size_t scratch = team * sizeof(ClassLossPartial);
   const Policy policy = Policy(work_instance(Exec()), 1, team).set_scratch_size(0, Kokkos::PerTeam(scratch));
   Kokkos::parallel_for("kt::class_loss::reduce", policy, KOKKOS_LAMBDA(const Member& m) {
     const int r = m.team_rank();
-    double* sums = static_cast<double*>(m.team_scratch(0).get_shmem(team * sizeof(double)));
-    auto* counts = static_cast<std::int64_t*>(m.team_scratch(0).get_shmem(3 * team * sizeof(std::int64_t)));
-    double s = 0;
-    std::int64_t k = 0, bad = 0, first = n;
-    for (std::int64_t i = r; i < n; i += team) {
-      const std::int64_t c = t(i);
-      if (counted_class(c, classes, ignore_index)) {
-        s += static_cast<double>(static_cast<C>(l(i)));
-        ++k;
-      } else if (c != ignore_index) {
-        ++bad;
-        first = i < first ? i : first;
-      }
-    }
-    sums[r] = s;
-    counts[3 * r] = k;
-    counts[3 * r + 1] = bad;
-    counts[3 * r + 2] = first;
+    auto* parts = static_cast<ClassLossPartial*>(m.team_scratch(0).get_shmem(scratch));
+    parts[r] = ClassLossPartial::of_rows<C>(l, t, n, r, team, classes, ignore_index);
     m.team_barrier();
-    if (r == 0) {
-      double total = 0;
-      std::int64_t count = 0, bad_total = 0, first_bad = n;
-      for (int q = 0; q < team; ++q) {
-        total += sums[q];
-        count += counts[3 * q];
-        bad_total += counts[3 * q + 1];
-        first_bad = counts[3 * q + 2] < first_bad ? counts[3 * q + 2] : first_bad;
-      }
-      // A mean over no counted target is NaN (0 / 0), as in PyTorch.
-      loss(0) = static_cast<T>(mean ? total / static_cast<double>(count) : total);
-      factor(0) = mean ? static_cast<C>(1.0 / static_cast<double>(count)) : C(1);
-      if (bad_total > 0 && record->op == 0) {
-        record->count = bad_total;
-        record->index = first_bad;
-        record->value = t(first_bad);
-        record->bound = classes;
-        record->op = op;
-      }
+    if (r != 0) return;
+    ClassLossPartial all{0, 0, 0, n};
+    for (int q = 0; q < team; ++q) all.add(parts[q]);
+    // A mean over no counted target is NaN (0 / 0), as in PyTorch.
+    loss(0) = static_cast<T>(mean ? all.sum / static_cast<double>(all.count) : all.sum);
+    factor(0) = mean ? static_cast<C>(1.0 / static_cast<double>(all.count)) : C(1);
+    if (all.bad > 0 && record->op == 0) {
+      record->count = all.bad;
+      record->index = all.first_bad;
+      record->value = t(all.first_bad);
+      record->bound = classes;
+      record->op = op;
     }
   });
   if constexpr (is_host_accessible_v<D>) raise_device_errors<memory_space_t<D>>(nullptr);
