@@ -88,80 +88,90 @@ inline constexpr std::int64_t linear_grad_column_block = 64;
 /// Row groups per 32 columns in the GPU backward epilogue (a team of 32 x 16 threads).
 inline constexpr int linear_grad_row_groups = 16;
 
+/// The host backward epilogue: each thread takes a block of 64 columns and walks all rows in
+/// order (contiguous, vectorised rows; per-column sums in registers/L1).
+template <class Act, class C, class D, class View>
+void linear_grad_epilogue_host(const D& exec, const View& g, const View& y, const View& z, const View& out,
+                               const View& bias, bool has_bias, std::int64_t rows, std::int64_t cols) {
+  using T = typename View::value_type;
+  constexpr std::int64_t block = linear_grad_column_block;
+  const std::int64_t blocks = (cols + block - 1) / block;
+  parallel_for(exec, "kt::linear::backward_epilogue", blocks, KOKKOS_LAMBDA(std::int64_t q) {
+    const std::int64_t j0 = q * block;
+    const std::int64_t width = cols - j0 < block ? cols - j0 : block;
+    C sum[block];
+    for (std::int64_t j = 0; j < width; ++j) sum[j] = C(0);
+    for (std::int64_t i = 0; i < rows; ++i) {
+      const std::int64_t e0 = i * cols + j0;
+      const T* gi = g.data() + e0;
+      const T* yi = y.data() + e0;
+      const T* zi = z.data() + e0;
+      T* oi = out.data() + e0;
+      for (std::int64_t j = 0; j < width; ++j) {
+        const C d = Act{}.grad(static_cast<C>(gi[j]), static_cast<C>(zi[j]), static_cast<C>(yi[j]));
+        oi[j] = static_cast<T>(d);
+        sum[j] += d;
+      }
+    }
+    if (has_bias)
+      for (std::int64_t j = 0; j < width; ++j) bias(j0 + j) = static_cast<T>(sum[j]);
+  }, rows * cols);
+}
+
+/// The GPU backward epilogue: a team per 32 columns. Lane l of row group r (of
+/// linear_grad_row_groups) takes column j0 + l of rows r, r + R, r + 2R, ... — a warp reads 32
+/// adjacent elements of a row — and the R partial sums of a column are added in order r = 0,
+/// 1, ... by one thread: the same order on every run. (One thread per column walking all rows
+/// left a 512-column layer 16 warps for the whole GPU and each of them a chain of `rows`
+/// loads: docs/performance.md, "GPU training step".)
+template <class Act, class C, class D, class View>
+void linear_grad_epilogue_team(const D& exec, const View& g, const View& y, const View& z, const View& out,
+                               const View& bias, bool has_bias, std::int64_t rows, std::int64_t cols) {
+  using T = typename View::value_type;
+  using Policy = Kokkos::TeamPolicy<D, Kokkos::IndexType<std::int64_t>>;
+  using Member = typename Policy::member_type;
+  constexpr int lanes = 32, groups = linear_grad_row_groups;
+  const Policy policy = Policy(work_instance(exec), (cols + lanes - 1) / lanes, lanes * groups)
+                            .set_scratch_size(0, Kokkos::PerTeam(lanes * groups * sizeof(C)));
+  Kokkos::parallel_for("kt::linear::backward_epilogue", policy, KOKKOS_LAMBDA(const Member& m) {
+    C* partial = static_cast<C*>(m.team_scratch(0).get_shmem(lanes * groups * sizeof(C)));
+    const int lane = m.team_rank() % lanes, group = m.team_rank() / lanes;
+    const std::int64_t j = m.league_rank() * lanes + lane;
+    C sum = C(0);
+    if (j < cols)
+      for (std::int64_t i = group; i < rows; i += groups) {
+        const std::int64_t e = i * cols + j;
+        const C d = Act{}.grad(static_cast<C>(g(e)), static_cast<C>(z(e)), static_cast<C>(y(e)));
+        out(e) = static_cast<T>(d);
+        sum += d;
+      }
+    partial[group * lanes + lane] = sum;
+    m.team_barrier();
+    if (group == 0 && j < cols && has_bias) {
+      C total = C(0);
+      for (int r = 0; r < groups; ++r) total += partial[r * lanes + lane];
+      bias(j) = static_cast<T>(total);
+    }
+  });
+}
+
 /// dz = dy ⊙ act'(z) and, when db is defined, db = Σ_rows dz. Every column's bias gradient is
 /// summed in an order fixed by the shape, so db is the same at any thread count and on every
-/// run. Host: each thread takes a block of 64 columns and walks all rows in order (contiguous,
-/// vectorised rows; per-column sums in registers/L1). Other devices: a team per 32 columns,
-/// its row groups' partial sums added in order (below). `pre` is read only by activations
-/// whose derivative needs the input (GELU); the others use the output y.
+/// run (host and GPU kernels above). `pre` is read only by activations whose derivative needs
+/// the input (GELU); the others use the output y.
 template <class Act, class T, class D>
 void linear_grad_epilogue_kernel(const D& exec, const Tensor<T, D>& dy, const Tensor<T, D>& y_out,
                                  const Tensor<T, D>& pre, const Tensor<T, D>& dz, const Tensor<T, D>& db) {
   using C = compute_t<T>;
-  const auto g = dy.view();
-  const auto y = y_out.view();
-  const auto z = pre.defined() ? pre.view() : y;
-  const auto out = dz.view();
-  const auto bias = db.defined() ? db.view() : typename Tensor<T, D>::view_type();
-  const bool has_bias = db.defined();
+  using View = typename Tensor<T, D>::view_type;
+  const View y = y_out.view();
+  const View z = pre.defined() ? pre.view() : y;
+  const View bias = db.defined() ? db.view() : View();
   const std::int64_t rows = dy.size(0), cols = dy.size(1);
-  if constexpr (linear_runs_on_host_v<D>) {
-    constexpr std::int64_t block = linear_grad_column_block;
-    const std::int64_t blocks = (cols + block - 1) / block;
-    parallel_for(exec, "kt::linear::backward_epilogue", blocks, KOKKOS_LAMBDA(std::int64_t q) {
-      const std::int64_t j0 = q * block;
-      const std::int64_t width = cols - j0 < block ? cols - j0 : block;
-      C sum[block];
-      for (std::int64_t j = 0; j < width; ++j) sum[j] = C(0);
-      for (std::int64_t i = 0; i < rows; ++i) {
-        const std::int64_t e0 = i * cols + j0;
-        const T* gi = g.data() + e0;
-        const T* yi = y.data() + e0;
-        const T* zi = z.data() + e0;
-        T* oi = out.data() + e0;
-        for (std::int64_t j = 0; j < width; ++j) {
-          const C d = Act{}.grad(static_cast<C>(gi[j]), static_cast<C>(zi[j]), static_cast<C>(yi[j]));
-          oi[j] = static_cast<T>(d);
-          sum[j] += d;
-        }
-      }
-      if (has_bias)
-        for (std::int64_t j = 0; j < width; ++j) bias(j0 + j) = static_cast<T>(sum[j]);
-    }, rows * cols);
-  } else {
-    // A team per 32 columns: lane l of row group r (of linear_grad_row_groups) takes column
-    // j0 + l of rows r, r + R, r + 2R, ... — a warp reads 32 adjacent elements of a row — and
-    // the R partial sums of a column are added in order r = 0, 1, ... by one thread: the same
-    // order on every run. (One thread per column walking all rows left a 512-column layer 16
-    // warps for the whole GPU and each of them a chain of `rows` loads: docs/performance.md,
-    // "GPU training step".)
-    using Exec = D;
-    using Policy = Kokkos::TeamPolicy<Exec, Kokkos::IndexType<std::int64_t>>;
-    using Member = typename Policy::member_type;
-    constexpr int lanes = 32, groups = linear_grad_row_groups;
-    const Policy policy = Policy(work_instance(exec), (cols + lanes - 1) / lanes, lanes * groups)
-                              .set_scratch_size(0, Kokkos::PerTeam(lanes * groups * sizeof(C)));
-    Kokkos::parallel_for("kt::linear::backward_epilogue", policy, KOKKOS_LAMBDA(const Member& m) {
-      C* partial = static_cast<C*>(m.team_scratch(0).get_shmem(lanes * groups * sizeof(C)));
-      const int lane = m.team_rank() % lanes, group = m.team_rank() / lanes;
-      const std::int64_t j = m.league_rank() * lanes + lane;
-      C sum = C(0);
-      if (j < cols)
-        for (std::int64_t i = group; i < rows; i += groups) {
-          const std::int64_t e = i * cols + j;
-          const C d = Act{}.grad(static_cast<C>(g(e)), static_cast<C>(z(e)), static_cast<C>(y(e)));
-          out(e) = static_cast<T>(d);
-          sum += d;
-        }
-      partial[group * lanes + lane] = sum;
-      m.team_barrier();
-      if (group == 0 && j < cols && has_bias) {
-        C total = C(0);
-        for (int r = 0; r < groups; ++r) total += partial[r * lanes + lane];
-        bias(j) = static_cast<T>(total);
-      }
-    });
-  }
+  if constexpr (linear_runs_on_host_v<D>)
+    linear_grad_epilogue_host<Act, C>(exec, dy.view(), y, z, dz.view(), bias, db.defined(), rows, cols);
+  else
+    linear_grad_epilogue_team<Act, C>(exec, dy.view(), y, z, dz.view(), bias, db.defined(), rows, cols);
 }
 
 /// The backward epilogue for an activation chosen at run time; `pre` must be defined for
