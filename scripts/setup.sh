@@ -13,8 +13,11 @@
 #   scripts/setup.sh --kokkos=4.6.01 --std=20   # ... built as C++20 (Kokkos 5's standard), into
 #                                     # ./.deps/kokkos-4.6.01-cxx20
 #
+#   scripts/setup.sh --kokkos=4.6.01 --cuda     # ... with Cuda too, into ./.deps/kokkos-4.6.01-cuda
+#
 # The Cuda build needs the CUDA toolkit (nvcc on PATH, CUDA 12 or 13); kt applies its own
-# patches to the Kokkos source (scripts/patches/kokkos-3.4.01: CUDA 13 and Hopper support).
+# patches to the Kokkos source (scripts/patches/kokkos-VERSION: CUDA 13's memory and graph API,
+# and for 3.4.01 Hopper support and half conversions).
 # Then configure kt with the documented Cuda line (README, docs/devices.md):
 #   cmake -S . -B build-cuda -DKokkos_ROOT=.deps/kokkos-cuda \
 #         -DCMAKE_CXX_COMPILER=$PWD/.deps/kokkos-cuda/bin/nvcc_wrapper
@@ -99,7 +102,7 @@ kokkos_src=""
 fetch_kokkos_source() {
   [ -n "$kokkos_src" ] && return
   if [ -n "$kokkos_tarball" ]; then
-    local work="$deps/source-kokkos"
+    local work="$deps/source-kokkos$suffix"  # per prefix: two set-ups may run at once (the matrix)
     rm -rf "$work" && mkdir -p "$work"
     tar -xzf "$kokkos_tarball" -C "$work"
     kokkos_src=$(ls -d "$work"/kokkos-* | head -n 1)

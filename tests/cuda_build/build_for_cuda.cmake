@@ -6,9 +6,10 @@ include("${CMAKE_CURRENT_LIST_DIR}/../script_args.cmake")
 kt_require_script_args(build_for_cuda.cmake SOURCE BINARY KOKKOS_ROOT)
 execute_process(
   # -O1, as the tests already are: this check compiles and never times, and nvcc's host
-  # compile of a benchmark or example takes ~30% less (bench_train.cpp: 104 -> 71 s).
+  # compile of a benchmark or example takes ~30% less (bench_train.cpp: 104 -> 71 s). No
+  # -march either, so the tests and the rest share one kt_compiled (tests/CMakeLists.txt).
   COMMAND "${CMAKE_COMMAND}" -S "${SOURCE}" -B "${BINARY}" -DCMAKE_BUILD_TYPE=Release
-    "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG"
+    "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DKT_MARCH=
     "-DKokkos_ROOT=${KOKKOS_ROOT}" "-DCMAKE_CXX_COMPILER=${KOKKOS_ROOT}/bin/nvcc_wrapper"
     -DKT_ENABLE_TESTS=ON -DKT_ENABLE_EXAMPLES=ON -DKT_ENABLE_BENCHMARKS=ON -DKT_USE_COMPILED=ON
     "-DKT_FASHION_MNIST_DIR=${FASHION_MNIST}"
