@@ -17,7 +17,7 @@ endif()
 # The build lists the test cases by running the binaries (doctest discovery): without leak
 # checks, as in the tests.
 set(ENV{ASAN_OPTIONS} "detect_leaks=0:allocator_may_return_null=1")
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" -j 2 --target kt_tests_data kt_tests_tensor kt_tests_io kt_tests_interop
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" -j 2 --target kt_tests_sanitized
                 RESULT_VARIABLE built)
 if(NOT built EQUAL 0)
   message(FATAL_ERROR "building the sanitizer build failed (${built})")
