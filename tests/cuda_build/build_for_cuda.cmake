@@ -1,7 +1,7 @@
-# cmake -DSOURCE=... -DBINARY=... -DKOKKOS_ROOT=... -P build_for_cuda.cmake: configures kt with
-# Kokkos-Cuda (nvcc_wrapper as the C++ compiler) and builds every target, two jobs at a time.
-# Prints the configure and build output; fails on the first error. (~35-40 min on CI's 2 cores
-# beside the sanitizer build: hence the test's 60-minute timeout.)
+# cmake -DSOURCE=... -DBINARY=... -DKOKKOS_ROOT=... [-DTARGETS=target] -P build_for_cuda.cmake:
+# configures kt with Kokkos-Cuda (nvcc_wrapper as the C++ compiler) and builds TARGETS (every
+# target when empty or "all"), two jobs at a time. Prints the configure and build output; fails
+# on the first error.
 include("${CMAKE_CURRENT_LIST_DIR}/../script_args.cmake")
 kt_require_script_args(build_for_cuda.cmake SOURCE BINARY KOKKOS_ROOT)
 execute_process(
@@ -17,8 +17,12 @@ execute_process(
 if(NOT configured EQUAL 0)
   message(FATAL_ERROR "configuring the Cuda build failed (${configured})")
 endif()
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" -j 2 RESULT_VARIABLE built)
+set(target_args)
+if(TARGETS AND NOT TARGETS STREQUAL "all")
+  set(target_args --target ${TARGETS})
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BINARY}" -j 2 ${target_args} RESULT_VARIABLE built)
 if(NOT built EQUAL 0)
   message(FATAL_ERROR "building the Cuda build failed (${built})")
 endif()
-message(STATUS "the Cuda build of every target is complete in ${BINARY}")
+message(STATUS "the Cuda build (${TARGETS}) is complete in ${BINARY}")
