@@ -7,8 +7,12 @@
 #  - STD 17 or 20: Kokkos with Serial + OpenMP, kt as C++STD, every host test but the
 #    compile-fail and install checks (kt's own static_asserts and packaging: the main suite's);
 #  - cuda: Kokkos with Serial + OpenMP + Cuda (--cuda, HOPPER90), kt compiled by nvcc_wrapper at
-#    -O1, the representative set: examples/fashion_mnist and every test layer; their tests run
-#    on a GPU and report "skipped: no GPU" without one. Needs nvcc; without it the line says so.
+#    -O1, the representative set (target kt_representative_set: every test executable and
+#    examples/fashion_mnist); their tests run on a GPU and report "skipped: no GPU" without one.
+#    Needs nvcc; without it the line says so.
+# KT_MATRIX_SET=representative (what CI's ctest line sets) builds the representative set for
+# the host lines too, at -O1 without -march (one kt_compiled for the tests and the example), and
+# runs its tests: every test case of every test executable and the example's tests.
 # The tests link kt::kt_compiled, which builds them in about half the time and compiles kt's
 # heaviest templates against that Kokkos once. Ends with one line per configuration: tests
 # passed/failed and the minutes each phase took. A missing tarball skips its line, saying so.
@@ -18,6 +22,7 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_root=${BUILD_ROOT:-/tmp/kt-kokkos-matrix}
 jobs=${JOBS:-2}
+set_kind=${KT_MATRIX_SET:-all}
 tarballs=${KT_KOKKOS_TARBALL_DIR:-$root/../shared/kokkos}
 configs=("$@")
 [ ${#configs[@]} -gt 0 ] || configs=(4.6.01:20 4.6.01:17 4.6.01:cuda)
@@ -39,6 +44,7 @@ for config in "${configs[@]}"; do
     prefix="$root/.deps/kokkos-$version"
     [ "$std" = 17 ] || prefix="$prefix-cxx$std"
     kt_args=(-DCMAKE_CXX_STANDARD="$std")
+    [ "$set_kind" = representative ] && kt_args+=("-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DKT_MARCH=)
   fi
   if [ ! -f "$tarball" ]; then
     summary+=("$name: skipped (no $tarball)")
@@ -67,7 +73,7 @@ for config in "${configs[@]}"; do
   t1=$(date +%s)
   if ! { cmake -S "$root" -B "$dir" -DKokkos_ROOT="$prefix" "${kt_args[@]}" -DKT_ENABLE_BENCHMARKS=OFF \
            -DKT_USE_COMPILED=ON -DKT_CUDA_KOKKOS_ROOT=/nonexistent -DKT_SANITIZE_CHECK=OFF -DKT_KOKKOS_MATRIX= >"$dir.log" 2>&1 &&
-         if [ "$std" = cuda ]; then
+         if [ "$std" = cuda ] || [ "$set_kind" = representative ]; then
            cmake --build "$dir" -j "$jobs" --target kt_representative_set
          else
            cmake --build "$dir" -j "$jobs"
@@ -76,10 +82,12 @@ for config in "${configs[@]}"; do
     continue
   fi
   t2=$(date +%s)
-  # The Cuda line runs the tests of what it built: the layers' (layer/case), the adapters' and
-  # the example's.
+  # The representative set runs the tests of what it built: the test executables' (layer/case),
+  # the adapters' and the example's.
   tests=(-E '^(cuda|compile_fail|install):')
-  [ "$std" = cuda ] && tests=(-R '^[a-z_]+/|^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist')
+  if [ "$std" = cuda ] || [ "$set_kind" = representative ]; then
+    tests=(-R '^[a-z_]+/|^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist')
+  fi
   OMP_PROC_BIND=false OMP_PLACES=threads ctest --test-dir "$dir" -j "$jobs" "${tests[@]}" >"$dir-ctest.log" 2>&1
   t3=$(date +%s)
   result=$(grep -E "tests passed|tests failed" "$dir-ctest.log" | tail -1)
