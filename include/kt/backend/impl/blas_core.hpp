@@ -11,6 +11,7 @@
 // a BLAS whose kernels use narrower units than kt's kernel is passed over (blas_core_loses).
 
 #include "kt/backend/impl/blas_threads.hpp"
+#include "kt/backend/impl/gemm_micro.hpp"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
@@ -50,11 +51,12 @@ inline SimdLevel openblas_core_level(std::string core) {
   return SimdLevel::Sse;
 }
 
-/// The level kt's own host kernel is compiled for in this translation unit.
+/// The level kt's own host kernel is compiled for in this translation unit: AVX-512 only where
+/// its micro-kernel really runs 512-bit vectors (kt/backend/impl/gemm_micro.hpp).
 inline constexpr SimdLevel kt_kernel_level() {
-#if defined(__AVX512F__)
+#if defined(KT_IMPL_GEMM_WIDE_AVX512)
   return SimdLevel::Avx512;
-#elif defined(__AVX2__) && defined(__FMA__)
+#elif (defined(__AVX2__) && defined(__FMA__)) || defined(__AVX512F__)
   return SimdLevel::Avx2Fma;
 #elif defined(__AVX__)
   return SimdLevel::Avx;

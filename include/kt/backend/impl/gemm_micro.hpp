@@ -20,9 +20,16 @@ using gemm_acc_t = std::conditional_t<std::is_integral_v<T>, std::int64_t, compu
 // The host's SIMD register width and count, read from the compiler's target macros (no
 // intrinsics): they size the register block. Built without -march, x86-64 is SSE2. AVX-512:
 // GCC and Clang prefer 256-bit vectors on most AVX-512 targets (-mprefer-vector-width, which
-// no macro reveals), so size for 32-byte vectors in 32 registers; where they do use 512-bit
-// vectors the block is one register per row, still register-resident.
-#if defined(__AVX512F__)
+// no macro reveals). GCC takes the preference per function, so its micro-kernels ask for
+// 512-bit vectors (KT_IMPL_GEMM_MICRO_INLINE) and the block is sized for them: 12 x 32 fp32,
+// twice the multiply-adds per instruction of 256-bit vectors on a CPU with full-width
+// AVX-512 units (docs/performance.md, "kt's own host kernel against OpenBLAS"). Clang has no
+// such attribute (min_vector_width does not widen its vectorizer), so it keeps 32-byte
+// vectors in 32 registers.
+#if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
+#define KT_IMPL_GEMM_WIDE_AVX512 1
+inline constexpr int gemm_host_simd_bytes = 64, gemm_host_simd_regs = 32;
+#elif defined(__AVX512F__)
 inline constexpr int gemm_host_simd_bytes = 32, gemm_host_simd_regs = 32;
 #elif defined(__AVX__)
 inline constexpr int gemm_host_simd_bytes = 32, gemm_host_simd_regs = 16;
@@ -101,8 +108,13 @@ KOKKOS_FORCEINLINE_FUNCTION Acc gemm_load(const T& x) {
 #endif
 // Host: a function of its own. Compiled inside the large team lambda, GCC 12 kept the AVX-512
 // block (MR = 12) in memory instead of registers; on its own it gets every target right. And
-// Serial and OpenMP then run the very same machine code for every multiply-add.
-#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+// Serial and OpenMP then run the very same machine code for every multiply-add. With
+// KT_IMPL_GEMM_WIDE_AVX512 it also carries GCC's per-function vector-width preference (nvcc
+// passes it to its host compiler; a device pass defines __CUDA_ARCH__).
+#if defined(KT_IMPL_GEMM_WIDE_AVX512) && !defined(__CUDA_ARCH__)
+#define KT_IMPL_GEMM_MICRO_INLINE \
+  KOKKOS_INLINE_FUNCTION __attribute__((noinline, target("prefer-vector-width=512")))
+#elif defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
 #define KT_IMPL_GEMM_MICRO_INLINE KOKKOS_INLINE_FUNCTION __attribute__((noinline))
 #else
 #define KT_IMPL_GEMM_MICRO_INLINE KOKKOS_FORCEINLINE_FUNCTION
