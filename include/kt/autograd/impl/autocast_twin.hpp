@@ -69,10 +69,11 @@ Var<float, D> widen_with_twin(const Var<H, D>& h) {
 }
 
 /// Calls f(tag) with tag's type the region's 16-bit dtype when autocast is on for device D and
-/// the op's dtype T is float; returns f's answer (whether it ran the op), false otherwise.
+/// the op's dtype T is float; returns f's answer (whether it ran the op), false otherwise. With
+/// autocast compiled out (KT_NO_AUTOCAST) f is never instantiated.
 template <class T, class D, class F>
 bool in_autocast_region(F&& f) {
-  if constexpr (!std::is_same_v<T, float>) {
+  if constexpr (!std::is_same_v<T, float> || !autocast_compiled) {
     return false;
   } else {
     switch (autocast_state<D>().dtype) {
