@@ -53,9 +53,10 @@ struct GemmTiles {
                                   ? gemm_host_simd_bytes / int(sizeof(Acc)) : 1;
   static constexpr int MR = gemm_host_simd_regs >= 32 ? 12 : 6;
   static constexpr int NR = 2 * simd;
-  // KC = 384: a B micro-panel (KC x NR: 24 KiB with fp32) stays in a 32 KiB L1 while the A
-  // micro-panels stream past it from L2, where the packed A block (MC x KC, 288 KiB in fp32)
-  // stays. MC = 192 rows and NC = 512 columns (a block of op(B) when several threads share
+  // KC = 384: a B micro-panel (KC x NR: 24 KiB with fp32 at NR = 16) stays in a 32 KiB L1
+  // while the A micro-panels stream past it from L2, where the packed A block (MC x KC, 288 KiB
+  // in fp32) stays. The 512-bit block's panel (NR = 32) is 48 KiB; on a Xeon with a 48 KiB L1,
+  // KC = 256 (32 KiB) measured the same. MC = 192 rows and NC = 512 columns (a block of op(B) when several threads share
   // the product) amortise the packing. The exact sizes matter little (KC = 384 is slightly
   // ahead of 256 with a 1 MiB L2), and a pad between panels does not help, so there is none
   // (docs/performance.md, "kt's own host kernel against OpenBLAS").
