@@ -1,12 +1,13 @@
 #pragma once
 // Shared helpers of kt's tests: the device lists that TEST_CASE_TEMPLATE runs over, readable
-// names for them, and per-dtype tolerances.
+// names for them, per-dtype tolerances and a bitwise comparison of tensors.
 
 #include <doctest/doctest.h>
 
 #include <kt/kt.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +20,13 @@ struct Case {
   using device = D;
   using dtype = T;
 };
+
+/// Whether a and b have the same shape and the same bits (results that kt promises identical).
+template <class T, class D>
+bool bit_equal(const kt::Tensor<T, D>& a, const kt::Tensor<T, D>& b) {
+  const auto x = a.to_vector(), y = b.to_vector();
+  return a.shape() == b.shape() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
+}
 
 /// Absolute/relative tolerance for comparing results computed in T with a double reference.
 template <class T>

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <type_traits>
 #include <string>
 #include <utility>
@@ -20,11 +19,7 @@
 
 namespace {
 
-template <class T, class D>
-bool bit_equal(const kt::Tensor<T, D>& a, const kt::Tensor<T, D>& b) {
-  const auto x = a.to_vector(), y = b.to_vector();
-  return a.shape() == b.shape() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
-}
+using kt_test::bit_equal;
 
 /// a and b agree to within one rounding to H of values of b's magnitude: what separates a
 /// weight gradient kt keeps in fp32 from one written out through a 16-bit cast.

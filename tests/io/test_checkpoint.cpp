@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -67,11 +66,7 @@ struct Run {
   }
 };
 
-template <class T, class D>
-bool bit_equal(const kt::Tensor<T, D>& a, const kt::Tensor<T, D>& b) {
-  const auto x = a.to_vector(), y = b.to_vector();
-  return a.shape() == b.shape() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
-}
+using kt_test::bit_equal;
 
 template <class D>
 void check_same_run(Run<D>& a, Run<D>& b) {

@@ -8,20 +8,11 @@
 #include <kt/amp/autocast.hpp>
 
 #include <cmath>
-#include <cstring>
 #include <string>
 
 static_assert(!kt::impl::autocast_compiled, "this test is built with KT_NO_AUTOCAST");
 
-namespace {
-
-template <class T, class D>
-bool bit_equal(const kt::Tensor<T, D>& a, const kt::Tensor<T, D>& b) {
-  const auto x = a.to_vector(), y = b.to_vector();
-  return a.shape() == b.shape() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
-}
-
-}  // namespace
+using kt_test::bit_equal;
 
 TEST_CASE_TEMPLATE("an autocast region cannot open without autocast compiled in", D, KT_DEVICES) {
   using B = kt::bfloat16;
