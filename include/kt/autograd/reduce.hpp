@@ -8,12 +8,12 @@
 ///     auto loss = kt::mean(kt::sum(x * x, /*dim=*/1));
 ///     loss.backward();                                   // x.grad() == 2 x / 32
 
-#include "kt/autograd/impl/grad_kernels.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/impl/reduce_grad.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/elementwise.hpp"
 #include "kt/tensor/factories.hpp"
+#include "kt/tensor/impl/broadcast_grad.hpp"
 #include "kt/tensor/reduce.hpp"
 
 #include <cstdint>

@@ -11,7 +11,7 @@
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
-#include "kt/functional/impl/cross_entropy_kernels.hpp"
+#include "kt/tensor/impl/cross_entropy_impl.hpp"
 #include "kt/functional/impl/loss_checks.hpp"
 #include "kt/functional/reduction.hpp"
 #include "kt/tensor/reduce.hpp"

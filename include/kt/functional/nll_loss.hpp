@@ -11,7 +11,7 @@
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/functional/impl/loss_checks.hpp"
-#include "kt/functional/impl/nll_loss_kernels.hpp"
+#include "kt/tensor/impl/nll_loss_impl.hpp"
 #include "kt/functional/reduction.hpp"
 #include "kt/tensor/reduce.hpp"
 

@@ -5,11 +5,12 @@
 // summed back to the operand's shape. A rule saves for backward only what its formulas read.
 
 #include "kt/autograd/impl/autocast_twin.hpp"
-#include "kt/autograd/impl/grad_kernels.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/tensor/elementwise.hpp"
 #include "kt/tensor/factories.hpp"
+#include "kt/tensor/impl/broadcast_grad.hpp"
+#include "kt/tensor/impl/map.hpp"
 #include "kt/tensor/unary.hpp"
 
 #include <cmath>

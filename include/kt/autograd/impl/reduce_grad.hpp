@@ -1,11 +1,10 @@
 #pragma once
-// The backward helpers of kt/autograd/reduce.hpp: keepdim shapes and scattering a gradient to
-// the positions max / min picked.
+// The backward helpers of kt/autograd/reduce.hpp: keepdim shapes and the nodes of max / min,
+// whose gradient goes to the positions the forward picked (kt/tensor/impl/scatter_impl.hpp).
 
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
-#include "kt/core/impl/parallel_for.hpp"
-#include "kt/tensor/factories.hpp"
+#include "kt/tensor/impl/scatter_impl.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -19,26 +18,6 @@ inline Shape keepdim_shape(const Shape& in, int dim) {
   KT_REQUIRE(d >= 0 && d < in.rank(), "kt::autograd: dimension ", dim, " is out of range for shape ",
              in.str());
   return in.with(d, 1);
-}
-
-/// A zero tensor of `shape` with g(p) written at the position `index(p)` picked along `dim`
-/// (index holds positions along dim, shaped like the reduction with keepdim).
-template <class T, class D>
-Tensor<T, D> scatter_along(const Tensor<T, D>& g, const Tensor<std::int64_t, D>& index, const Shape& shape,
-                           int dim) {
-  const D exec;
-  Tensor<T, D> out = zeros<T>(exec, shape);
-  const int d = dim < 0 ? dim + shape.rank() : dim;
-  std::int64_t inner = 1;
-  for (int k = d + 1; k < shape.rank(); ++k) inner *= shape[k];
-  const std::int64_t extent = shape[d];
-  const auto gv = g.view(), y = out.view();
-  const auto iv = index.view();
-  parallel_for(exec, "kt::autograd::scatter", g.numel(), KOKKOS_LAMBDA(std::int64_t p) {
-    const std::int64_t outer = p / inner, in = p % inner;
-    y((outer * extent + iv(p)) * inner + in) = gv(p);
-  });
-  return out;
 }
 
 template <class T, class D>

@@ -4,10 +4,10 @@
 // The input is kept for backward only when the derivative reads it (Op::uses_input).
 
 #include "kt/autograd/impl/autocast_twin.hpp"
-#include "kt/autograd/impl/grad_kernels.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/impl/binary.hpp"
+#include "kt/tensor/impl/map.hpp"
 
 #include <vector>
 

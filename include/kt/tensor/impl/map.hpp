@@ -103,4 +103,27 @@ void require_no_zero(const D& exec, const char* op, const Tensor<T, D>& divisor)
   }
 }
 
+/// out[i] = f(g[i], x[i], y[i]) for three tensors of one shape (gradient, input, output);
+/// f works in the compute type.
+template <class T, class D, class F>
+Tensor<T, D> grad_map(const char* label, const Tensor<T, D>& g, const Tensor<T, D>& x,
+                      const Tensor<T, D>& y, F f) {
+  using C = compute_t<T>;
+  const D exec;
+  Tensor<T, D> out(g.shape(), exec);
+  const auto gv = g.view(), xv = x.view(), yv = y.view(), ov = out.view();
+  parallel_for(exec, label, out.numel(), KOKKOS_LAMBDA(std::int64_t i) {
+    ov(i) = static_cast<T>(f(static_cast<C>(gv(i)), static_cast<C>(xv(i)), static_cast<C>(yv(i))));
+  });
+  return out;
+}
+
+/// The gradient of a unary functor of kt/tensor/impl/ops.hpp: g · f'(x), from (g, x, y).
+template <class Op>
+struct UnaryGrad {
+  Op op;
+  template <class C>
+  KOKKOS_INLINE_FUNCTION C operator()(C g, C x, C y) const { return op.grad(g, x, y); }
+};
+
 }  // namespace kt::impl
