@@ -121,3 +121,19 @@ TEST_CASE_TEMPLATE("layer_norm equals a double reference, with and without weigh
                 affine, 2e-6);
   }
 }
+
+TEST_CASE_TEMPLATE("layer_norm's options give its positional form's values and check elementwise_affine", D, KT_DEVICES) {
+  const auto x = kt::randn<float, D>({4, 2, 3}, 21);
+  const kt::Var<float, D> w(kt::randn<float, D>({2, 3}, 22), true), b(kt::randn<float, D>({2, 3}, 23), true);
+  const auto positional = kt::layer_norm(kt::Var<float, D>(x), {2, 3}, w, b, 0.5).data().to_vector();
+  const auto options = kt::LayerNormOptions({2, 3}).eps(0.5);
+  CHECK(kt::layer_norm(kt::Var<float, D>(x), options, w, b).data().to_vector() == positional);
+  CHECK(kt::layer_norm(x, options, w, b).data().to_vector() == positional);  // a Tensor input
+  // eps is read from the options: the default 1e-5 gives other values.
+  CHECK(kt::layer_norm(kt::Var<float, D>(x), kt::LayerNormOptions({2, 3}), w, b).data().to_vector() != positional);
+  const auto no_affine = kt::LayerNormOptions({2, 3}).elementwise_affine(false);
+  CHECK(kt::layer_norm(kt::Var<float, D>(x), no_affine).data().to_vector() ==
+        kt::layer_norm(kt::Var<float, D>(x), {2, 3}).data().to_vector());
+  CHECK_THROWS_WITH_AS(kt::layer_norm(kt::Var<float, D>(x), no_affine, w), doctest::Contains("elementwise_affine(false)"),
+                       kt::Error);
+}

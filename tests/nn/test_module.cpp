@@ -201,3 +201,21 @@ TEST_CASE_TEMPLATE("Dropout without a seed takes one from the default generator"
   CHECK(a.clone().options().seed() == a.options().seed());  // a copy keeps the drawn seed
   kt::default_generator() = saved;
 }
+
+TEST_CASE_TEMPLATE("activation layers are named from kt::Activation's table and carry their enumerator", D, KT_DEVICES) {
+  CHECK(kt::nn::ReLU<float, D>().name() == "ReLU");
+  CHECK(kt::nn::GELU<float, D>().name() == "GELU");
+  CHECK(kt::nn::Tanh<float, D>().name() == "Tanh");
+  CHECK(kt::nn::Sigmoid<float, D>().name() == "Sigmoid");
+  static_assert(kt::nn::GELU<float, D>::activation == kt::Activation::GELU);
+  static_assert(kt::nn::Sigmoid<double, D>::activation == kt::Activation::Sigmoid);
+  CHECK(std::string(kt::to_string(kt::Activation::Identity)) == "identity");
+  CHECK(std::string(kt::to_string(kt::Activation::Tanh)) == "tanh");
+  CHECK(std::string(kt::to_string(static_cast<kt::Activation>(9))) == "unknown");
+  // A value outside the enum is refused, not applied as the identity.
+  const kt::Var<float, D> x(kt::randn<float, D>({2, 3}, 5));
+  CHECK_THROWS_WITH_AS(kt::activation(x, static_cast<kt::Activation>(9)),
+                       doctest::Contains("unknown kt::Activation value 9"), kt::Error);
+  // The functional and module layer norm share one options class.
+  static_assert(std::is_same_v<kt::nn::LayerNormOptions, kt::LayerNormOptions>);
+}

@@ -17,20 +17,9 @@
 
 namespace kt::nn {
 
-class LayerNormOptions {
-public:
-  LayerNormOptions(std::vector<std::int64_t> normalized_shape) : shape_(std::move(normalized_shape)) {}  // NOLINT
-  LayerNormOptions& eps(double value) { eps_ = value; return *this; }
-  LayerNormOptions& elementwise_affine(bool on) { affine_ = on; return *this; }
-  const std::vector<std::int64_t>& normalized_shape() const { return shape_; }
-  double eps() const { return eps_; }
-  bool elementwise_affine() const { return affine_; }
-
-private:
-  std::vector<std::int64_t> shape_;
-  double eps_ = 1e-5;
-  bool affine_ = true;
-};
+/// The knobs of kt::layer_norm (kt/functional/layer_norm.hpp): normalized_shape, eps,
+/// elementwise_affine.
+using LayerNormOptions = kt::LayerNormOptions;
 
 template <class T, class D = DefaultDevice>
 class LayerNorm : public kt::impl::Layer<LayerNorm<T, D>, T, D> {
@@ -44,7 +33,7 @@ public:
   }
   Var<T, D> forward(const Var<T, D>& x) override {
     KT_PROFILE_REGION("kt::nn::LayerNorm::forward");
-    return kt::layer_norm(x, options_.normalized_shape(), weight, bias, options_.eps());
+    return kt::layer_norm(x, options_, weight, bias);
   }
   std::string name() const override { return "LayerNorm"; }
   std::string extra_repr() const override {

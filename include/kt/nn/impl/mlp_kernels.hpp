@@ -19,6 +19,7 @@
 
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/ops.hpp"
+#include "kt/tensor/impl/with_activation.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -74,13 +75,7 @@ KOKKOS_INLINE_FUNCTION void mlp_apply(float (&v)[R][C]) {
 /// v = act(v): the run-time choice made once per block, outside the loops.
 template <int R, int C>
 KOKKOS_INLINE_FUNCTION void mlp_activate(Activation act, float (&v)[R][C]) {
-  switch (act) {
-    case Activation::Identity: return;
-    case Activation::ReLU: return mlp_apply<op::Relu>(v);
-    case Activation::GELU: return mlp_apply<op::Gelu>(v);
-    case Activation::Tanh: return mlp_apply<op::Tanh>(v);
-    case Activation::Sigmoid: return mlp_apply<op::Sigmoid>(v);
-  }
+  visit_activation(act, [&](auto f) { mlp_apply<decltype(f)>(v); });
 }
 
 /// Stores C values of one row to y[0..limit) (limit < C only in the last chunk of the last layer).

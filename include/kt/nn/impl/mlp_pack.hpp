@@ -16,18 +16,23 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace kt::impl {
 
-/// The activation module m is, if it is one of those the evaluator applies.
+/// The activation of m when m is an activation layer (kt::nn::ActivationLayer), else none.
+template <class T, class D, int... I>
+std::optional<Activation> mlp_activation_of(const nn::Module<T, D>& m, std::integer_sequence<int, I...>) {
+  std::optional<Activation> found;
+  ((dynamic_cast<const nn::ActivationLayerOf<T, D, Activation(I + 1)>*>(&m) ? void(found = Activation(I + 1)) : void()),
+   ...);
+  return found;
+}
 template <class T, class D>
 std::optional<Activation> mlp_activation_of(const nn::Module<T, D>& m) {
-  if (dynamic_cast<const nn::ReLU<T, D>*>(&m)) return Activation::ReLU;
-  if (dynamic_cast<const nn::GELU<T, D>*>(&m)) return Activation::GELU;
-  if (dynamic_cast<const nn::Tanh<T, D>*>(&m)) return Activation::Tanh;
-  if (dynamic_cast<const nn::Sigmoid<T, D>*>(&m)) return Activation::Sigmoid;
-  return std::nullopt;
+  // Every enumerator but Identity (the first) has a layer.
+  return mlp_activation_of(m, std::make_integer_sequence<int, activation_count - 1>());
 }
 
 inline std::int64_t mlp_round_up(std::int64_t n) { return (n + kMLPPad - 1) / kMLPPad * kMLPPad; }
