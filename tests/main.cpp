@@ -8,6 +8,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#define KT_USES_INTERNALS  // counts the GPUs (kt/core/impl/cuda_devices.hpp) before Kokkos starts
 #include <kt/core/impl/cuda_devices.hpp>
 #include <kt/core/runtime.hpp>
 

@@ -9,6 +9,8 @@
 ///       std::cout << kt::sum(x * x) << "\n";
 ///     }
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/backend/gemm.hpp"
 #include "kt/backend/tuning.hpp"
 #include "kt/backend/tuning_stats.hpp"
@@ -65,3 +67,5 @@
 #include "kt/optim/step_lr.hpp"
 #include "kt/amp/autocast.hpp"
 #include "kt/amp/grad_scaler.hpp"
+
+#include "kt/core/impl/public_end.hpp"

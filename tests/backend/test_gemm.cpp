@@ -1,3 +1,5 @@
+// Tests the back-end choice and BLAS threading, kt's internals (kt::impl) below the public matmul.
+#define KT_USES_INTERNALS
 #include "kt_test.hpp"
 
 #include <kt/backend/gemm.hpp>

@@ -5,6 +5,7 @@
 // products; bit-identical results on Serial and OpenMP; the team (GPU) kernel's code on host
 // teams; and the error messages.
 
+#define KT_USES_INTERNALS  // tests kt's GEMM kernels themselves, below the public matmul
 #include "kt_test.hpp"
 
 #include <kt/backend/impl/gemm_kokkos.hpp>

@@ -3,6 +3,7 @@
 // on a stream has finished, so no GPU is needed to see that a block is never handed to one
 // stream while another may still use it.
 
+#define KT_USES_INTERNALS  // tests the allocator's block cache, an internal piece
 #include "kt_test.hpp"
 
 #include <kt/core/impl/block_cache.hpp>

@@ -39,6 +39,8 @@
 /// (KT_NO_AUTOCAST, CMake -DKT_AUTOCAST=OFF; kt/core/impl/autocast_state.hpp); a guard that
 /// would open a region then throws.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/core/bfloat16.hpp"
@@ -99,3 +101,5 @@ std::string autocast_dtype(const Var<T, D>& v) {
 }
 
 }  // namespace kt::amp
+
+#include "kt/core/impl/public_end.hpp"

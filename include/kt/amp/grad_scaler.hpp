@@ -22,6 +22,8 @@
 /// (as PyTorch: keep fp32 master weights); bfloat16 and fp32 are fine. A scaler serves one
 /// device, the one it is first used on.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/amp/grad_scaler_options.hpp"
 #include "kt/amp/impl/scaler_store.hpp"
 #include "kt/amp/impl/unscale.hpp"
@@ -198,3 +200,5 @@ private:
 };
 
 }  // namespace kt::amp
+
+#include "kt/core/impl/public_end.hpp"

@@ -9,6 +9,8 @@
 ///     auto y = (x * w + 1.0f) / 2.0f;     // w broadcasts over the 4 rows
 ///     kt::sum(y).backward();              // w.grad() has shape (1, 3): column sums of x / 2
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/binary_grad.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/var.hpp"
@@ -35,3 +37,5 @@ template <class A, class B, impl::var_scalar_operands_t<A, B> = 0>
 auto pow(const A& a, const B& b) { return impl::var_binary<impl::PowGrad>("kt::pow", a, b); }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -17,6 +17,8 @@
 ///         });
 ///     kt::Var<float, D> y = cube({x});
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 
@@ -88,3 +90,5 @@ Function<T, D, Forward, Backward> make_function(std::string name, Forward forwar
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -14,6 +14,8 @@
 ///     loss.backward();
 ///     handle.remove();
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/hooks.hpp"
 #include "kt/autograd/impl/node.hpp"
 
@@ -49,3 +51,5 @@ inline void queue_callback(std::function<void()> callback) { impl::BackwardCallb
 
 }  // namespace autograd
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -8,6 +8,8 @@
 ///     kt::Var<float> x(kt::randn<float>({8, 4, 3}, 0)), w(kt::randn<float>({3, 5}, 1), true);
 ///     kt::sum(kt::matmul(x, w)).backward();     // w.grad(): (3, 5), summed over the batch
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/autocast_cast.hpp"
 #include "kt/autograd/impl/matmul_grad.hpp"
 #include "kt/autograd/impl/operand.hpp"
@@ -56,3 +58,5 @@ auto matmul(const A& a_, const B& b_) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -8,6 +8,8 @@
 ///     auto loss = kt::mean(kt::sum(x * x, /*dim=*/1));
 ///     loss.backward();                                   // x.grad() == 2 x / 32
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/impl/reduce_grad.hpp"
 #include "kt/autograd/var.hpp"
@@ -92,3 +94,5 @@ Var<T, D> min(const Var<T, D>& a, int dim, bool keepdim = false) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

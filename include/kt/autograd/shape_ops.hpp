@@ -9,6 +9,8 @@
 ///     auto y = kt::flatten(kt::transpose(x, 0, 2), 1);   // (2, 12)
 ///     kt::sum(kt::slice(y, 0, 1)).backward();             // ones where y's first row came from
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/impl/shape_grad.hpp"
@@ -95,3 +97,5 @@ Var<T, D> transpose(const Var<T, D>& a, int dim0, int dim1) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -7,6 +7,8 @@
 ///     kt::Var<double> x(kt::randn<double>({8}, 0), true);
 ///     kt::sum(kt::exp(x) * kt::sin(x)).backward();     // x.grad() has shape (8)
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/unary_grad.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/impl/ops.hpp"
@@ -36,3 +38,5 @@ Var<T, D> clamp(const Var<T, D>& a, compute_t<T> lo, compute_t<T> hi) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -13,6 +13,8 @@
 ///     loss.backward();                                 // w.grad() == 2 * xᵀ · ones
 ///     std::cout << w.grad();
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/grad_mode.hpp"
 #include "kt/autograd/impl/cast_node.hpp"
 #include "kt/autograd/impl/engine.hpp"
@@ -171,3 +173,5 @@ std::ostream& operator<<(std::ostream& os, const Var<T, D>& v) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -9,6 +9,8 @@
 ///     kt::gemm(kt::OpenMP(), p);                          // kt chooses
 ///     kt::gemm(kt::OpenMP(), p, kt::GemmOptions().backend(kt::GemmBackend::Eigen).threads(1));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_dispatch.hpp"
 #include "kt/backend/impl/gemm_validate.hpp"
@@ -28,3 +30,5 @@ void gemm(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptions& optio
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -10,6 +10,8 @@
 ///
 /// Without benchmark mode a size-based heuristic picks the back-end and the thread count.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/backend/impl/blas_core.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
 
@@ -64,3 +66,5 @@ inline void clear() {
 }
 
 }  // namespace kt::tuning
+
+#include "kt/core/impl/public_end.hpp"

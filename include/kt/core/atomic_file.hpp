@@ -4,6 +4,8 @@
 ///
 ///     kt::write_file_atomically("run.json", json_text);   // all or nothing
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/atomic_file_impl.hpp"
 
@@ -56,3 +58,5 @@ inline void write_file_atomically(const std::string& path, const std::string& co
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -12,6 +12,8 @@
 /// Storage type: arithmetic runs in float. Conversions are integer bit manipulation with
 /// round-to-nearest-even, so every device gives the same bits.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/bfloat16_format.hpp"
 #include "kt/core/impl/float16.hpp"
 
@@ -46,3 +48,5 @@ inline std::ostream& operator<<(std::ostream& os, bfloat16 b) { return os << sta
 /// numeric_limits for kt::bfloat16: float's range with 8 significant bits.
 template <>
 struct std::numeric_limits<kt::bfloat16> : kt::impl::Float16NumericLimits<kt::bfloat16> {};
+
+#include "kt/core/impl/public_end.hpp"

@@ -8,6 +8,8 @@
 ///
 /// The PyTorch-to-kt table is in docs/devices.md.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/cuda_devices.hpp"
 #include "kt/core/impl/host_memory.hpp"
@@ -172,3 +174,5 @@ DeviceInfo device_info() {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

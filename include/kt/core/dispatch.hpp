@@ -19,6 +19,8 @@
 /// one. A device that is not compiled in, or not usable here (a Cuda build without a GPU), is a
 /// kt::Error listing the devices this build has. Needs a live kt::Runtime.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/device_list.hpp"
@@ -45,3 +47,5 @@ decltype(auto) dispatch_device(std::string name, F&& f) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

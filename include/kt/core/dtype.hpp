@@ -6,6 +6,8 @@
 ///     kt::dtype_name<kt::bfloat16>();   // "bfloat16"  (torch.bfloat16)
 ///     kt::compute_t<kt::half>           // float: 16-bit types compute in fp32
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/bfloat16.hpp"
 #include "kt/core/half.hpp"
 #include "kt/core/impl/dtype_base.hpp"
@@ -47,3 +49,5 @@ constexpr const char* dtype_name() {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

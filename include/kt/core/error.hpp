@@ -4,6 +4,8 @@
 ///
 ///     KT_REQUIRE(a.shape() == b.shape(), "kt::copy: shapes differ: ", a.shape(), " vs ", b.shape());
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/concat.hpp"
 
 #include <stdexcept>
@@ -40,3 +42,5 @@ private:
   do {                             \
     if (!(cond)) KT_THROW(__VA_ARGS__); \
   } while (false)
+
+#include "kt/core/impl/public_end.hpp"

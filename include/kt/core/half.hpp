@@ -11,6 +11,8 @@
 /// Storage type: arithmetic runs in float. Conversions are integer bit manipulation with
 /// round-to-nearest-even, so every device gives the same bits.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/half_format.hpp"
 #include "kt/core/impl/float16.hpp"
 
@@ -44,3 +46,5 @@ inline std::ostream& operator<<(std::ostream& os, half h) { return os << static_
 /// numeric_limits for kt::half, as for an IEEE binary16 type.
 template <>
 struct std::numeric_limits<kt::half> : kt::impl::Float16NumericLimits<kt::half> {};
+
+#include "kt/core/impl/public_end.hpp"

@@ -7,6 +7,8 @@
 ///     std::cout << s.allocated << " bytes in tensors, " << s.reserved << " held\n";
 ///     kt::empty_cache<kt::DefaultDevice>();
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/impl/caching_allocator.hpp"
 
@@ -49,3 +51,5 @@ bool caching_enabled() {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

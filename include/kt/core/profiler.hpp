@@ -19,6 +19,8 @@
 /// with a tool library loaded through KOKKOS_PROFILE_LIBRARY / --kokkos-tools-library (Kokkos
 /// keeps one set of callbacks): use one or the other. docs/guide.md, "Profiling", shows both.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/atomic_file.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/profile_callbacks.hpp"
@@ -115,3 +117,5 @@ private:
 inline std::ostream& operator<<(std::ostream& os, const Profiler& profiler) { return os << profiler.table(); }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -9,6 +9,8 @@
 ///
 ///     kt::Runtime runtime(kt::RuntimeOptions().threads(2).device_id(1));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
@@ -99,3 +101,5 @@ private:
 };
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -11,6 +11,8 @@
 /// on host devices, where the op raises at once (docs/training.md, "Errors found on the
 /// device").
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/impl/host_wait.hpp"
 #include "kt/core/impl/work_instance.hpp"
@@ -31,3 +33,5 @@ void synchronize() {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -9,6 +9,8 @@
 ///     auto data = csv.dataset();                    // a kt::TensorDataset
 ///     auto reg = kt::read_csv<float>("y.csv", kt::CsvOptions().header(false).label_column(0));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/data/csv_options.hpp"
@@ -59,3 +61,5 @@ CsvData<Y> read_csv(const std::string& path, const CsvOptions& options = CsvOpti
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

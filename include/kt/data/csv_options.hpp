@@ -4,6 +4,8 @@
 /// strict: a classifier's file with a header row, ',' between cells, the label in the last
 /// column, every cell a finite number, class labels non-negative, no blank line between rows.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <cstdint>
@@ -60,3 +62,5 @@ private:
 };
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

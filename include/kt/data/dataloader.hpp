@@ -22,6 +22,8 @@
 /// batches whatever num_workers is. An exception while building a batch reaches the loop as
 /// kt::Error carrying the original message; leaving the loop early stops and joins the workers.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
@@ -225,3 +227,5 @@ DataLoader<Device, input_t<Dataset>, target_t<Dataset>> make_data_loader(
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -6,6 +6,8 @@
 ///     auto options = kt::DataLoaderOptions().batch_size(256).shuffle(true).seed(0)
 ///                        .drop_last(false).num_workers(2).prefetch(4).pin_memory(true);
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/data/sampler.hpp"
 
@@ -75,3 +77,5 @@ private:
 };
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -17,6 +17,8 @@
 /// `target_shape()` (one sample's shapes): kt::DataLoader then collates without building a
 /// tensor per sample (kt::TensorDataset and kt::Subset do).
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/data/impl/dataset_traits.hpp"
 #include "kt/data/sample.hpp"
@@ -47,3 +49,5 @@ template <class D>
 inline constexpr bool has_gather_v = impl::has_gather<D>::value;
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

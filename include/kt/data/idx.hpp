@@ -13,6 +13,8 @@
 ///     auto y = kt::read_idx<std::int64_t>(".../train-labels-idx1-ubyte.gz"); // (60000) int64
 ///     auto z = kt::read_idx(path, kt::IdxOptions().rank(3).max_bytes(std::int64_t{4} << 30));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/data/idx_options.hpp"
@@ -51,3 +53,5 @@ inline Tensor<float, Host> read_idx_float(const std::string& path, const IdxOpti
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -7,6 +7,8 @@
 ///     auto big = kt::read_idx(path, kt::IdxOptions().max_bytes(std::int64_t{8} << 30));
 ///     auto any = kt::read_idx(path, kt::IdxOptions().allow_empty(true));       // (0, 28, 28) too
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/tensor/shape.hpp"
 
@@ -49,3 +51,5 @@ private:
 };
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -14,6 +14,8 @@
 ///                                 kt::Normalize(0.2860, 0.3530));      // samples: float, int64
 ///     auto loader = kt::make_data_loader<D>(train, kt::DataLoaderOptions().batch_size(256));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/data/impl/prefetch_row.hpp"
 #include "kt/data/tensor_dataset.hpp"
 #include "kt/data/transform.hpp"
@@ -93,3 +95,5 @@ template <class S, class DX, class Y, class DY>
 NormalizedDataset(const Tensor<S, DX>&, const Tensor<Y, DY>&, double, Normalize) -> NormalizedDataset<S, Y, float>;
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

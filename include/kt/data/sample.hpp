@@ -5,6 +5,8 @@
 ///     kt::Sample<float, std::int64_t> s{image, label};
 ///     auto [x, y] = s;
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -24,3 +26,5 @@ template <class X, class Y>
 inline constexpr bool is_sample_v<Sample<X, Y>> = true;
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -11,6 +11,8 @@
 ///       return evens;
 ///     });
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/data/impl/permutation.hpp"
 
 #include <cstdint>
@@ -39,3 +41,5 @@ inline Sampler random_sampler(std::uint64_t seed) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

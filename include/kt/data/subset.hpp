@@ -7,6 +7,8 @@
 ///     auto halves = kt::random_split(train, {0.5, 0.5}, /*seed=*/0);      // or fractions
 ///     kt::Subset<decltype(train)> first_ten(train, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/data/dataset.hpp"
@@ -98,3 +100,5 @@ std::vector<Subset<Dataset>> random_split(const Dataset& dataset, const std::vec
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -10,6 +10,8 @@
 ///     kt::TensorDataset train(images.reshape({-1, 784}), labels);
 ///     auto [x, y] = train.get(0);                 // x: (784) float, y: () int64 — views
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
@@ -100,3 +102,5 @@ template <class X, class DX, class Y, class DY>
 TensorDataset(const Tensor<X, DX>&, const Tensor<Y, DY>&) -> TensorDataset<X, Y>;
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

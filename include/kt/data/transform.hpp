@@ -12,6 +12,8 @@
 ///       x = kt::Flatten(1)(x);                          // (B, 28, 28) -> (B, 784), a view
 ///     });
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
@@ -118,3 +120,5 @@ auto map_inputs(Dataset dataset, F f) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -14,6 +14,8 @@
 /// second leaves room for per-sample transforms (docs/performance.md, "Data loading"). GPU
 /// devices compute from one host thread.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/impl/host_cores.hpp"
 
@@ -32,3 +34,5 @@ int recommended_num_workers() {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

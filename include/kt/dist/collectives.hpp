@@ -8,6 +8,8 @@
 ///     auto gathered = kt::dist::all_gather(local_predictions);
 ///     kt::dist::barrier();
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/dist/environment.hpp"
 #include "kt/dist/process_group.hpp"
 
@@ -59,3 +61,5 @@ inline void barrier(const ProcessGroup& group = world()) { group.barrier(); }
 inline Work barrier_async(const ProcessGroup& group = world()) { return group.barrier_async(); }
 
 }  // namespace kt::dist
+
+#include "kt/core/impl/public_end.hpp"

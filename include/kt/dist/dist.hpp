@@ -3,6 +3,8 @@
 /// kt::dist — data-parallel training on MPI (built with -DKT_ENABLE_MPI=ON; link kt::dist).
 /// docs/distributed.md is the guide.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/dist/collectives.hpp"
 #include "kt/dist/distributed_data_parallel.hpp"
 #include "kt/dist/distributed_sampler.hpp"
@@ -12,3 +14,5 @@
 #include "kt/dist/process_group.hpp"
 #include "kt/dist/reduce_op.hpp"
 #include "kt/dist/work.hpp"
+
+#include "kt/core/impl/public_end.hpp"

@@ -23,6 +23,8 @@
 /// losses): the average of the ranks' averages is the global batch's average when the shards
 /// are of equal size, which DistributedSampler guarantees.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/dist/environment.hpp"
 #include "kt/dist/impl/reducer.hpp"
 #include "kt/dist/process_group.hpp"
@@ -157,3 +159,5 @@ private:
 };
 
 }  // namespace kt::dist
+
+#include "kt/core/impl/public_end.hpp"

@@ -17,6 +17,8 @@
 /// the epoch as PyTorch's does, for every copy of this sampler (the loader holds one).
 /// The order is kt's permutation of (seed, epoch), not torch.randperm's.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/data/impl/permutation.hpp"
 
@@ -86,3 +88,5 @@ private:
 };
 
 }  // namespace kt::dist
+
+#include "kt/core/impl/public_end.hpp"

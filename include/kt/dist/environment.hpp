@@ -13,6 +13,8 @@
 /// Environment leaves MPI alone. While it lives, an uncaught exception on any rank aborts the
 /// whole job with its message (kt/dist/failure.hpp).
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/runtime.hpp"
 #include "kt/dist/failure.hpp"
 #include "kt/dist/impl/mpi_call.hpp"
@@ -107,3 +109,5 @@ inline RuntimeOptions runtime_options(const ProcessGroup& group = world()) {
 }
 
 }  // namespace kt::dist
+
+#include "kt/core/impl/public_end.hpp"

@@ -9,6 +9,8 @@
 /// leaves main() (or any thread) on any rank ends the job with that exception's message. Code
 /// that catches an exception itself and cannot go on calls `kt::dist::abort(e)`.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/dist/impl/mpi_call.hpp"
 
 #include <mpi.h>
@@ -55,3 +57,5 @@ namespace kt::dist {
 }
 
 }  // namespace kt::dist
+
+#include "kt/core/impl/public_end.hpp"

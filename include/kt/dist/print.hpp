@@ -6,6 +6,8 @@
 ///     kt::dist::print0("epoch ", epoch, ": loss ", loss);      // once
 ///     kt::dist::print_all("shard of ", n, " samples");         // once per rank
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/concat.hpp"
 #include "kt/dist/environment.hpp"
 
@@ -24,3 +26,5 @@ void print_all(const Args&... args) {
 }
 
 }  // namespace kt::dist
+
+#include "kt/core/impl/public_end.hpp"

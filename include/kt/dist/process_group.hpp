@@ -14,6 +14,8 @@
 /// through NCCL (all_reduce, broadcast) when kt::dist found it, and otherwise through pinned
 /// host buffers; half and bfloat16 are reduced in fp32.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/dist/impl/group_collectives.hpp"
 #include "kt/dist/impl/group_state.hpp"
 #include "kt/dist/impl/mpi_call.hpp"
@@ -105,3 +107,5 @@ private:
 };
 
 }  // namespace kt::dist
+
+#include "kt/core/impl/public_end.hpp"

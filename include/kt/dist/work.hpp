@@ -8,6 +8,8 @@
 ///     ... compute something else ...
 ///     work.wait();
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/dist/impl/pending_op.hpp"
 
 #include <memory>
@@ -32,3 +34,5 @@ private:
 };
 
 }  // namespace kt::dist
+
+#include "kt/core/impl/public_end.hpp"

@@ -8,6 +8,8 @@
 ///     kt::Var<float> x(kt::randn<float>({8, 16}, 0), true);
 ///     auto y = kt::gelu(kt::relu(x));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/unary_grad.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/activation.hpp"
@@ -35,3 +37,5 @@ Var<T, D> activation(const Var<T, D>& x, Activation act) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -8,6 +8,8 @@
 ///     auto loss = kt::cross_entropy(model(x), labels);     // labels: Tensor<int64_t, D> (N)
 ///     auto smooth = kt::cross_entropy(logits, labels, kt::CrossEntropyOptions().label_smoothing(0.1));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
@@ -69,3 +71,5 @@ auto cross_entropy(const L& logits_, const Tensor<T2, D2>& target, const CrossEn
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

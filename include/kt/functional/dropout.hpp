@@ -9,6 +9,8 @@
 ///     kt::Generator gen(/*seed=*/0);
 ///     auto y = kt::dropout(x, 0.1, /*training=*/true, gen);
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
@@ -35,3 +37,5 @@ Var<T, D> dropout(const Var<T, D>& x, double p, bool training, Generator& gen = 
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

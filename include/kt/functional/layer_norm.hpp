@@ -11,6 +11,8 @@
 ///     auto y = kt::layer_norm(x, {64}, w, b);
 ///     auto z = kt::layer_norm(x, kt::LayerNormOptions({64}).eps(1e-6), w, b);
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
@@ -110,3 +112,5 @@ auto layer_norm(const X& x, const std::vector<std::int64_t>& normalized_shape, c
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

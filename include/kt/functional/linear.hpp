@@ -10,6 +10,8 @@
 ///     kt::Var<float> w(kt::randn<float>({10, 64}, 1), true), b(kt::zeros<float>({10}), true);
 ///     auto y = kt::linear(x, w, b, kt::Activation::ReLU);   // (32, 10)
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
@@ -66,3 +68,5 @@ auto linear(const X& x, const W& w, Activation act = Activation::Identity) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

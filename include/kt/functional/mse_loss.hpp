@@ -6,6 +6,8 @@
 ///     auto loss = kt::mse_loss(model(x), y);     // y: a Tensor
 ///     auto total = kt::mse_loss(pred, y, kt::MSELossOptions().reduction(kt::Reduction::Sum));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/elementwise.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/reduce.hpp"
@@ -41,3 +43,5 @@ auto mse_loss(const I& input_, const G& target_, const MSELossOptions& options =
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

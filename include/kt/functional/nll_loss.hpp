@@ -7,6 +7,8 @@
 ///     auto loss = kt::nll_loss(kt::log_softmax(logits, 1), labels);
 ///     auto per_sample = kt::nll_loss(logp, labels, kt::NLLLossOptions().reduction(kt::Reduction::None));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
@@ -59,3 +61,5 @@ auto nll_loss(const L& log_probs_, const Tensor<T2, D2>& target, const NLLLossOp
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -9,6 +9,8 @@
 ///     kt::Var<float> z(kt::randn<float>({32, 10}, 0), true);
 ///     auto logp = kt::log_softmax(z, -1);
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/impl/softmax_impl.hpp"
@@ -38,3 +40,5 @@ Var<T, D> log_softmax(const Var<T, D>& x, int dim) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -25,6 +25,8 @@
 /// (any stride is accepted along a dimension of extent 1, as producers write them freely);
 /// other strides are refused with the advice to make the tensor contiguous first.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
@@ -102,3 +104,5 @@ Tensor<T, D> from_dlpack(DLManagedTensor* m) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -24,6 +24,8 @@
 ///   matrices are rejected at compile time; temporary Maps are fine (they own nothing).
 /// - Both sides see every write of the other at once: it is one block of memory.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/interop/impl/eigen_scalar.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -135,3 +137,5 @@ auto from_eigen(E&& e) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

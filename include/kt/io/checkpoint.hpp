@@ -32,6 +32,8 @@
 /// user input (types, ranges, every field present). A type of your own takes part through
 /// kt::io::CheckpointPart (kt/io/checkpoint_part.hpp).
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/checkpoint_part.hpp"
@@ -145,3 +147,5 @@ private:
 };
 
 }  // namespace kt::io
+
+#include "kt/core/impl/public_end.hpp"

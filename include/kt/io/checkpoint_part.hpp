@@ -22,6 +22,8 @@
 ///
 /// Records are `__metadata__` strings under the part's name; tensors go under "<name>.<key>".
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/io/impl/checkpoint_parts.hpp"
 #include "kt/io/named_tensors.hpp"
 #include "kt/io/safetensors.hpp"
@@ -52,3 +54,5 @@ struct CheckpointPart {
 };
 
 }  // namespace kt::io
+
+#include "kt/core/impl/public_end.hpp"

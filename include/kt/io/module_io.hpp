@@ -8,6 +8,8 @@
 ///     kt::io::load(model, "model.safetensors");          // strict: every key, shape and dtype
 ///     auto r = kt::io::load(model, path, /*strict=*/false);  // r.missing, r.unexpected, r.mismatched
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/safetensors.hpp"
@@ -123,3 +125,5 @@ namespace kt {
 using io::load;
 using io::save;
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -10,6 +10,8 @@
 /// add() takes a snapshot on the host (a device tensor is copied there, a host tensor shared):
 /// later changes to a host tensor's values show in the file, as with any shared kt::Tensor.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/safetensors_dtype.hpp"
@@ -66,3 +68,5 @@ private:
 };
 
 }  // namespace kt::io
+
+#include "kt/core/impl/public_end.hpp"

@@ -18,6 +18,8 @@
 /// over it). Only regular files are read (a FIFO or device is a kt::Error, never a hang).
 /// Little-endian hosts only (as the format).
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/atomic_file.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
@@ -204,3 +206,5 @@ void save_safetensors(const std::string& path, const std::vector<std::pair<std::
 }
 
 }  // namespace kt::io
+
+#include "kt/core/impl/public_end.hpp"

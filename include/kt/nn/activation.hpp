@@ -8,6 +8,8 @@
 ///     mlp.push_back(kt::nn::Linear<float>(64, 64));
 ///     mlp.push_back(kt::nn::Tanh<float>());
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/compiled.hpp"
 #include "kt/functional/activation.hpp"
 #include "kt/nn/impl/layer.hpp"
@@ -70,3 +72,5 @@ using Sigmoid = ActivationLayerOf<T, D, Activation::Sigmoid>;
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_NN)
 KT_ETI_ACTIVATION_LAYERS(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

@@ -9,6 +9,8 @@
 ///     kt::nn::Dropout<float> drop(kt::nn::DropoutOptions(0.2).seed(7));
 ///     model.eval();                       // dropout off
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/functional/dropout.hpp"
 #include "kt/nn/impl/layer.hpp"
 #include "kt/tensor/generator.hpp"
@@ -64,3 +66,5 @@ private:
 };
 
 }  // namespace kt::nn
+
+#include "kt/core/impl/public_end.hpp"

@@ -5,6 +5,8 @@
 ///
 ///     kt::nn::Flatten<float> flatten;      // (N, 1, 28, 28) -> (N, 784)
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/shape_ops.hpp"
 #include "kt/nn/impl/layer.hpp"
 
@@ -36,3 +38,5 @@ private:
 };
 
 }  // namespace kt::nn
+
+#include "kt/core/impl/public_end.hpp"

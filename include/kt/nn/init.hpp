@@ -10,6 +10,8 @@
 ///     auto w = kt::empty<float>({512, 784});
 ///     kt::nn::init::kaiming_uniform_(w, gen, std::sqrt(5.0));   // nn.Linear's default
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/tensor/factories.hpp"
 #include "kt/tensor/random.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -100,3 +102,5 @@ const Tensor<T, D>& xavier_normal_(const Tensor<T, D>& t, Generator& gen, double
 
 }  // namespace init
 }  // namespace kt::nn
+
+#include "kt/core/impl/public_end.hpp"

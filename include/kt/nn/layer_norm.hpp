@@ -6,6 +6,8 @@
 ///
 ///     kt::nn::LayerNorm<float> norm(kt::nn::LayerNormOptions({64}).eps(1e-5));
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/functional/layer_norm.hpp"
 #include "kt/nn/impl/layer.hpp"
 #include "kt/tensor/factories.hpp"
@@ -54,3 +56,5 @@ private:
 };
 
 }  // namespace kt::nn
+
+#include "kt/core/impl/public_end.hpp"

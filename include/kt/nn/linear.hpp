@@ -10,6 +10,8 @@
 ///     kt::nn::Linear<float> head(512, 10);   // no activation, bias on, default generator
 ///     auto on_gpu = fc.to<kt::Cuda>();   // a copy on another device (kt::nn::Linear<float, kt::Cuda>)
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/shape_ops.hpp"
 #include "kt/core/impl/compiled.hpp"
 #include "kt/functional/linear.hpp"
@@ -103,3 +105,5 @@ private:
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_NN)
 KT_ETI_NN_LINEAR(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

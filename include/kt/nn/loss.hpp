@@ -8,6 +8,8 @@
 ///     kt::nn::MSELoss mse;
 ///     auto l2 = mse(prediction, target);
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/functional/cross_entropy.hpp"
 #include "kt/functional/mse_loss.hpp"
 #include "kt/functional/nll_loss.hpp"
@@ -51,3 +53,5 @@ private:
 };
 
 }  // namespace kt::nn
+
+#include "kt/core/impl/public_end.hpp"

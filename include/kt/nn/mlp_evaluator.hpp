@@ -35,6 +35,8 @@
 /// device that can read that PackedMLP's memory. It is a snapshot: training the model later
 /// does not change it — pack again to refresh.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/nn/impl/mlp_kernels.hpp"
 #include "kt/nn/impl/mlp_layout.hpp"
@@ -180,3 +182,5 @@ private:
 };
 
 }  // namespace kt::nn
+
+#include "kt/core/impl/public_end.hpp"

@@ -25,6 +25,8 @@
 /// copies the state (kt/nn/to_device.hpp, docs/training.md). An optimizer holds the parameters
 /// of the module it was given — build it after moving.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/var_access.hpp"
 #include "kt/autograd/var.hpp"
@@ -284,3 +286,5 @@ std::ostream& operator<<(std::ostream& os, const Module<T, D>& m) {
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_NN)
 KT_ETI_MODULE(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 /// \file kt/nn/nn.hpp
 /// Every layer, loss module and initialiser of kt::nn, in one include.
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/nn/activation.hpp"
 #include "kt/nn/dropout.hpp"
 #include "kt/nn/flatten.hpp"
@@ -14,3 +16,5 @@
 #include "kt/nn/sequential.hpp"
 #include "kt/nn/softmax.hpp"
 #include "kt/nn/to_device.hpp"
+
+#include "kt/core/impl/public_end.hpp"

@@ -25,6 +25,8 @@
 /// share the buffer, like tensors; evaluators hold raw pointers into it and are valid while
 /// the PackedMLP or one of its copies lives.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/nn/impl/mlp_pack.hpp"
@@ -87,3 +89,5 @@ private:
 };
 
 }  // namespace kt::nn
+
+#include "kt/core/impl/public_end.hpp"

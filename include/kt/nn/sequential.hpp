@@ -9,6 +9,8 @@
 ///     auto logits = model(x);
 ///     auto on_host = model.to<kt::Host>();   // Sequential<float, kt::Host>, children copied
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/compiled.hpp"
 #include "kt/nn/impl/rebind.hpp"
 #include "kt/nn/module.hpp"
@@ -91,3 +93,5 @@ private:
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_NN)
 KT_ETI_SEQUENTIAL(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

@@ -4,6 +4,8 @@
 ///
 ///     kt::nn::LogSoftmax<float> log_probs(/*dim=*/1);
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/functional/softmax.hpp"
 #include "kt/nn/impl/layer.hpp"
 
@@ -40,3 +42,5 @@ template <class T, class D = DefaultDevice>
 using LogSoftmax = SoftmaxLayer<T, D, std::true_type>;
 
 }  // namespace kt::nn
+
+#include "kt/core/impl/public_end.hpp"

@@ -16,6 +16,8 @@
 /// arguments of a module constructed directly (`Net<kt::Host> net(784, 10)`): move that one
 /// with `kt::nn::to<D2>(net, 784, 10)`, or give its class a default constructor.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/impl/device_list.hpp"
 #include "kt/nn/impl/rebind.hpp"
@@ -71,3 +73,5 @@ std::shared_ptr<kt::impl::rebind_device_t<M, D2>> to(const std::shared_ptr<M>& m
 }
 
 }  // namespace kt::nn
+
+#include "kt/core/impl/public_end.hpp"

@@ -23,6 +23,8 @@
 /// foreach(false) one per tensor — computed in kt::compute_t<T> (fp32 for kt::half
 /// and kt::bfloat16; the moments are kept in that type too — see kt/optim/state.hpp).
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/compiled.hpp"
 #include "kt/optim/impl/adam_family.hpp"
 
@@ -62,3 +64,5 @@ Adam(std::vector<Var<T, D>>, const AdamOptions&) -> Adam<T, D>;
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
 KT_ETI_ADAM(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

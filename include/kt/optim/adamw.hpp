@@ -21,6 +21,8 @@
 /// foreach(false) one per tensor — computed in kt::compute_t<T> (fp32 for kt::half
 /// and kt::bfloat16; the moments are kept in that type too — see kt/optim/state.hpp).
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/compiled.hpp"
 #include "kt/optim/impl/adam_family.hpp"
 
@@ -60,3 +62,5 @@ AdamW(std::vector<Var<T, D>>, const AdamWOptions&) -> AdamW<T, D>;
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
 KT_ETI_ADAMW(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

@@ -16,6 +16,8 @@
 /// (PyTorch uses the gradients' dtype) by kt's deterministic reduction: the same on every
 /// device and thread count. Scaling computes in kt::compute_t<T>.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/var.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
@@ -68,3 +70,5 @@ double clip_grad_norm_(const std::vector<Var<T, D>>& params, double max_norm, do
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -8,6 +8,8 @@
 ///     kt::optim::CosineAnnealingLR sched(opt, /*T_max=*/100, /*eta_min=*/1e-5);
 ///     sched.step();
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/optim/lr_scheduler.hpp"
 
@@ -42,3 +44,5 @@ private:
 };
 
 }  // namespace kt::optim
+
+#include "kt/core/impl/public_end.hpp"

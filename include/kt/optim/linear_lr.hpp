@@ -8,6 +8,8 @@
 ///     kt::optim::LinearLR warmup(opt, /*start_factor=*/0.1, /*end_factor=*/1.0, /*total_iters=*/10);
 ///     warmup.step();
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/optim/lr_scheduler.hpp"
 
@@ -47,3 +49,5 @@ private:
 };
 
 }  // namespace kt::optim
+
+#include "kt/core/impl/public_end.hpp"

@@ -17,6 +17,8 @@
 /// optimizer's learning rate before creating a scheduler: that is its base_lr (PyTorch's
 /// `initial_lr`).
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/optim/optimizer.hpp"
@@ -98,3 +100,5 @@ private:
 };
 
 }  // namespace kt::optim
+
+#include "kt/core/impl/public_end.hpp"

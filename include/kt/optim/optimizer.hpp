@@ -16,6 +16,8 @@
 /// Parameters are shared handles: the optimizer updates their values in place, so the model
 /// that owns them sees every step.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/var.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/capture_state.hpp"
@@ -259,3 +261,5 @@ private:
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
 KT_ETI_OPTIMIZER(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

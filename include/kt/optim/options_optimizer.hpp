@@ -18,6 +18,8 @@
 ///     private: double lr_; bool nesterov_ = false;
 ///     };
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/optim/optimizer.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -97,3 +99,5 @@ private:
 };
 
 }  // namespace kt::optim
+
+#include "kt/core/impl/public_end.hpp"

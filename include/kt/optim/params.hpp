@@ -6,6 +6,8 @@
 ///
 ///     kt::optim::SGD<float, kt::Cuda> opt(gpu_model.parameters(), 0.01);
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/autograd/var.hpp"
 
 #include <initializer_list>
@@ -40,3 +42,5 @@ private:
 };
 
 }  // namespace kt::optim
+
+#include "kt/core/impl/public_end.hpp"

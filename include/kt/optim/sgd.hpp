@@ -24,6 +24,8 @@
 /// read from the device, so a captured step (kt::StepGraph) follows set_lr(). The gradient
 /// itself is not modified.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/compiled.hpp"
 #include "kt/core/profiling.hpp"
@@ -216,3 +218,5 @@ SGD(std::vector<Var<T, D>>, const SGDOptions&) -> SGD<T, D>;
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_OPTIM)
 KT_ETI_SGD(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

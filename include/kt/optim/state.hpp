@@ -16,6 +16,8 @@
 /// State tensors hold `kt::compute_t<T>`: fp32 for kt::half and kt::bfloat16 parameters
 /// (PyTorch keeps them in the parameter's dtype; kt keeps the extra precision), T otherwise.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -64,3 +66,5 @@ struct OptimizerStateDict {
 };
 
 }  // namespace kt::optim
+
+#include "kt/core/impl/public_end.hpp"

@@ -6,6 +6,8 @@
 ///     kt::optim::StepLR sched(opt, /*step_size=*/30, /*gamma=*/0.1);   // 0.1 → 0.01 at 30
 ///     sched.step();
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/optim/lr_scheduler.hpp"
 
@@ -38,3 +40,5 @@ private:
 };
 
 }  // namespace kt::optim
+
+#include "kt/core/impl/public_end.hpp"

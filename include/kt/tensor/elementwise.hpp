@@ -13,6 +13,8 @@
 ///     x += 1.0f;                          // in place
 ///     auto z = kt::add(exec, x, y);       // ordered on the instance exec
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/tensor/impl/binary.hpp"
 #include "kt/tensor/impl/ops.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -128,3 +130,5 @@ template <class Exec, class T, class D, class B>
 const Tensor<T, D>& div_(const Exec& exec, const Tensor<T, D>& a, const B& b) { return impl::binary_inplace<impl::op::Div>("kt::div_", exec, a, b); }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

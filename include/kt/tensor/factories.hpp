@@ -6,6 +6,8 @@
 ///     auto r = kt::arange<std::int64_t>(0, 10, 2);          // 0 2 4 6 8 on DefaultDevice
 ///     auto x = kt::from_host<float>(std::vector<float>{1, 2, 3, 4}, {2, 2});
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/host_wait.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/factories_impl.hpp"
@@ -131,3 +133,5 @@ Tensor<T, D> from_host(const std::vector<T>& data) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

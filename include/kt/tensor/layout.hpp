@@ -11,6 +11,8 @@
 ///     kt::OpenMP exec;                         // or a Cuda stream's instance
 ///     auto u = kt::transpose(exec, x.to<kt::OpenMP>(), 1, 2);
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/tensor/impl/permute.hpp"
@@ -71,3 +73,5 @@ Tensor<T, D> transpose(const Tensor<T, D>& t, int dim0, int dim1) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

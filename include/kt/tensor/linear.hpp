@@ -10,6 +10,8 @@
 ///     auto g = kt::linear_backward(dy, x, w, fwd, kt::Activation::ReLU);   // g.dx, g.dw, g.db
 ///     auto y = kt::linear(x, w, b, kt::Activation::GELU);             // inference: y only
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/compiled.hpp"
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/linear_impl.hpp"
@@ -114,3 +116,5 @@ LinearGrads<T, D> linear_backward(const Tensor<T, D>& dy, const Tensor<T, D>& x,
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_LINEAR)
 KT_ETI_LINEAR(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

@@ -17,6 +17,8 @@
 /// Floating dtypes run through kt's GEMM dispatch (kt/backend/gemm.hpp): OpenBLAS or Eigen on
 /// the host, cuBLAS on Cuda, the portable Kokkos kernel anywhere.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/tensor/impl/matmul_impl.hpp"
 #include "kt/tensor/matmul_options.hpp"
 #include "kt/tensor/impl/same_device.hpp"
@@ -80,3 +82,5 @@ const Tensor<T1, D1>& addmm_(const Tensor<T1, D1>& out, const Tensor<T2, D2>& a,
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

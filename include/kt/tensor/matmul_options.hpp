@@ -6,6 +6,8 @@
 ///     auto y = kt::matmul(x, w, kt::MatmulOptions().transpose_b(true));   // x · wᵀ (Linear)
 ///     kt::addmm_(grad_w, dy, x, kt::MatmulOptions().transpose_a(true).beta(1));  // += dyᵀ · x
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 
 namespace kt {
@@ -36,3 +38,5 @@ private:
 };
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -25,6 +25,8 @@
 /// Printing copies the whole tensor to the host (`t.to_vector()`), so it works for tensors
 /// on every device and waits for pending work on the tensor's device.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/tensor/impl/print_impl.hpp"
 #include "kt/tensor/tensor.hpp"
 
@@ -52,3 +54,5 @@ std::ostream& operator<<(std::ostream& os, const Tensor<T, D>& t) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

@@ -13,6 +13,8 @@
 ///     auto c = kt::randn<float>({3});                         // from kt::default_generator()
 ///     auto i = kt::randint<std::int64_t>(0, 10, {5}, gen);    // torch.randint(0, 10, (5,))
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/tensor/generator.hpp"
 #include "kt/tensor/impl/random_impl.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -95,3 +97,5 @@ Tensor<T, D> randint(std::int64_t low, std::int64_t high, const Shape& shape) {
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

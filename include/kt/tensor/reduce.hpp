@@ -17,6 +17,8 @@
 /// counts as the extreme for argmax and argmin. The sum of no elements is 0 and their mean NaN;
 /// `max`, `min`, `argmax` and `argmin` of no elements throw kt::Error.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/compiled.hpp"
 #include "kt/tensor/impl/reduce_impl.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -133,3 +135,5 @@ Tensor<std::int64_t, D> argmin(const Tensor<T, D>& t, int dim, bool keepdim = fa
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_REDUCE)
 KT_ETI_REDUCE(extern template)
 #endif
+
+#include "kt/core/impl/public_end.hpp"

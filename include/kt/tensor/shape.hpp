@@ -7,6 +7,8 @@
 ///     s.numel();  // 50176
 ///     s.str();    // "(64, 784)"
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <array>
@@ -112,3 +114,5 @@ private:
 };
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

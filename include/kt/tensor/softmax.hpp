@@ -10,6 +10,8 @@
 ///     auto p = kt::softmax(logits, /*dim=*/1);            // rows sum to 1
 ///     auto logp = kt::log_softmax(exec, logits, -1);      // ordered on the instance exec
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/tensor/impl/softmax_impl.hpp"
@@ -38,3 +40,5 @@ template <class T, class D>
 Tensor<T, D> log_softmax(const Tensor<T, D>& x, int dim) { return log_softmax(D(), x, dim); }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

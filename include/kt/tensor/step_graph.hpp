@@ -38,6 +38,8 @@
 ///    replay overwrites it; clone() what you keep.
 /// What the graph captured must outlive it (model, optimizer, tensors it reads).
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/caching_allocator.hpp"
@@ -301,3 +303,5 @@ StepGraph<D, std::decay_t<Fn>> make_step_graph(Fn&& fn, StepGraphOptions options
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

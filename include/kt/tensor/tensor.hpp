@@ -9,6 +9,8 @@
 ///     auto v = y.view<2>();                      // Kokkos::View<float**> for your kernels
 ///     std::cout << y.reshape({64, 28, 28})[0];   // prints a (28, 28) tensor
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
@@ -187,3 +189,5 @@ private:
 }  // namespace kt
 
 #include "kt/tensor/impl/tensor_impl.hpp"
+
+#include "kt/core/impl/public_end.hpp"

@@ -11,6 +11,8 @@
 ///     kt::copy(stream, batch, staging);           // ordered on `stream` only
 ///     stream.fence();                             // wait for it
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/core/impl/host_wait.hpp"
 #include "kt/core/impl/work_instance.hpp"
 #include "kt/tensor/impl/copy_check.hpp"
@@ -55,3 +57,5 @@ void copy(const ExecSpace& exec, const Tensor<T1, D1>& dst, const Tensor<T2, D2>
 }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

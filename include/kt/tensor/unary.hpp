@@ -9,6 +9,8 @@
 ///     auto ok = kt::isfinite(x);          // uint8 tensor
 ///     auto g = kt::gelu(exec, x);         // ordered on the instance exec
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/tensor/impl/binary.hpp"
 #include "kt/tensor/impl/ops.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -75,3 +77,5 @@ template <class T, class D>
 Tensor<T, D> clamp(const Tensor<T, D>& a, compute_t<T> lo, compute_t<T> hi) { return clamp(D(), a, lo, hi); }
 
 }  // namespace kt
+
+#include "kt/core/impl/public_end.hpp"

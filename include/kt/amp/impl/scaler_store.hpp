@@ -8,6 +8,8 @@
 // template: it makes the store of the first device it is used on (ScalerStore<D>) and reaches
 // it through ScalerStoreBase.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/amp/grad_scaler_options.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/impl/parallel_for.hpp"

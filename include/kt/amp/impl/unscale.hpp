@@ -4,6 +4,8 @@
 // flags: the optimizer's (its step is skipped) and the iteration's (update() backs off). The
 // reciprocal of the scale is read on the device, so the host never waits for it.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/tensor/impl/multi_tensor.hpp"
 #include "kt/tensor/impl/ops.hpp"

@@ -6,6 +6,8 @@
 // through it or through any op that read its value (autocast_cast_value): a region around a
 // whole training loop then sees the weights the optimizer updated.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/impl/var_access.hpp"
 #include "kt/autograd/var.hpp"

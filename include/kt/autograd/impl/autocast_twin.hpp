@@ -12,6 +12,8 @@
 // A twin assumes the fp32 value is not modified in place (kt's ops never do). Outside an
 // autocast region twins are ignored: ops run in fp32.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/impl/var_access.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/core/bfloat16.hpp"

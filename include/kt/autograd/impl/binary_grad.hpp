@@ -4,6 +4,8 @@
 // gradient as a tensor expression of (g, x, y, out), where x and y are tensors or scalars —
 // summed back to the operand's shape. A rule saves for backward only what its formulas read.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"

@@ -3,6 +3,8 @@
 // Its backward casts the gradient back to the input's dtype (PyTorch's ToCopyBackward): with
 // fp32 master weights cast to 16 bits for the forward, the weights' gradients arrive in fp32.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/grad_mode.hpp"
 #include "kt/autograd/impl/node.hpp"
 #include "kt/autograd/impl/var_access.hpp"

@@ -2,6 +2,8 @@
 // Reverse-mode sweep over a recorded graph: order the nodes reachable from the root so that
 // every node runs after all nodes that consume its output, then propagate gradients.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/grad_mode.hpp"
 #include "kt/autograd/impl/node.hpp"
 #include "kt/core/profiling.hpp"

@@ -4,6 +4,8 @@
 // hooks, what DistributedDataParallel starts its all-reduces from), and callbacks queued during
 // a backward that run once its sweep is over (PyTorch's engine queue_callback).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <atomic>

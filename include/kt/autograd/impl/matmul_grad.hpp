@@ -1,6 +1,8 @@
 #pragma once
 // The backward helper of kt/autograd/matmul.hpp.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/tensor/reduce.hpp"
 #include "kt/tensor/tensor.hpp"
 

@@ -4,6 +4,8 @@
 // variables have dtype-free bases (NodeBase, VarImplBase), so one graph may mix dtypes. The graph lives
 // on the host; the tensors it saves and the gradients it computes live on the device.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/impl/hooks.hpp"
 #include "kt/core/error.hpp"
 #include "kt/tensor/elementwise.hpp"

@@ -4,6 +4,8 @@
 // `kt::matmul(tensor, var)` or `kt::mse_loss(var, tensor)` deduce; at least one operand must
 // be a Var, and all must live on one device with one dtype (checked with a fix-it message).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/impl/binary.hpp"
 #include "kt/tensor/impl/same_device.hpp"

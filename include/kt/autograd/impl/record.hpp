@@ -2,6 +2,8 @@
 // How a differentiable op records itself: the output Var gets a node holding the inputs and
 // the op's backward callable, unless grad mode is off or no input requires grad.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/grad_mode.hpp"
 #include "kt/autograd/impl/node.hpp"
 #include "kt/autograd/impl/var_access.hpp"

@@ -2,6 +2,8 @@
 // The backward helpers of kt/autograd/reduce.hpp: keepdim shapes and the nodes of max / min,
 // whose gradient goes to the positions the forward picked (kt/tensor/impl/scatter_impl.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/impl/scatter_impl.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // The backward helper of kt::slice / kt::select (kt/autograd/shape_ops.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/tensor/factories.hpp"
 #include "kt/tensor/tensor.hpp"
 #include "kt/tensor/transfer.hpp"

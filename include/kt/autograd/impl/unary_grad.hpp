@@ -3,6 +3,8 @@
 // tensor functor's (kt/tensor/impl/ops.hpp), the gradient its grad(g, x, y) in one kernel.
 // The input is kept for backward only when the derivative reads it (Op::uses_input).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"

@@ -2,6 +2,8 @@
 // The one door to a kt::Var's state for kt's own code (the graph recorder, the engine, the
 // optimizers, modules): Var keeps its state private and befriends this struct only.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <memory>
 #include <utility>
 

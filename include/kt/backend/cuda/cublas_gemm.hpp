@@ -15,6 +15,8 @@
 /// Empty problems (m, n or batch 0) return without calling CUDA. Handles, determinism:
 /// cublas_handle.hpp.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/backend/cuda/cublas_handle.hpp"
 #include "kt/backend/cuda/impl/cublas_gemm_impl.hpp"
 #include "kt/backend/gemm_problem.hpp"
@@ -36,3 +38,5 @@ void gemm(cudaStream_t stream, const GemmProblem<T, C>& p) {
 }
 
 }  // namespace kt::cuda
+
+#include "kt/core/impl/public_end.hpp"

@@ -17,6 +17,8 @@
 /// workspaces, hence algorithms; set CUBLAS_WORKSPACE_CONFIG=:4096:8 (or :16:8) before CUDA
 /// starts for determinism then — cublas_workspace_config_is_deterministic() checks it.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/backend/cuda/cuda_error.hpp"
 #include "kt/backend/cuda/impl/cublas_handles.hpp"
 
@@ -48,3 +50,5 @@ inline bool cublas_workspace_config_is_deterministic() {
 }
 
 }  // namespace kt::cuda
+
+#include "kt/core/impl/public_end.hpp"

@@ -11,6 +11,8 @@
 ///     // kt::Error: "kt::cublas: cublasCreate failed: CUBLAS_STATUS_NOT_INITIALIZED: the
 ///     //   library was not initialized (no CUDA device, or the driver failed to start?) [f:14]"
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/backend/cuda/impl/cuda_error_impl.hpp"
 
 /// Throws kt::Error unless the CUDA runtime call returned cudaSuccess.
@@ -18,3 +20,5 @@
 
 /// Throws kt::Error unless the cuBLAS call returned CUBLAS_STATUS_SUCCESS.
 #define KT_CUBLAS_CHECK(call) ::kt::cuda::impl::check_cublas((call), #call, __FILE__, __LINE__)
+
+#include "kt/core/impl/public_end.hpp"

@@ -9,6 +9,8 @@
 ///     kt::cuda::copy_async(d_batch, batch.data(), batch.size(), stream);   // truly async
 ///     KT_CUDA_CHECK(cudaStreamSynchronize(stream));      // before refilling `batch`
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/backend/cuda/cuda_error.hpp"
 
 #include <cstddef>
@@ -103,3 +105,5 @@ void copy_async(T* dst, const T* src, std::size_t count, cudaStream_t stream) {
 }
 
 }  // namespace kt::cuda
+
+#include "kt/core/impl/public_end.hpp"

@@ -10,6 +10,8 @@
 // (a timed choice could differ between two runs of one program, and with it the rounding):
 // a BLAS whose kernels use narrower units than kt's kernel is passed over (blas_core_loses).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/impl/blas_threads.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"
 

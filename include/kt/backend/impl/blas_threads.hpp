@@ -10,6 +10,8 @@
 // (kt/backend/impl/gemm_blas.hpp); blas_threading() says which kind of library this process
 // loaded (tests, benchmark context).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 
 #if defined(KT_ENABLE_CBLAS)

@@ -8,6 +8,8 @@
 // and skinny shapes and about level at large ones (docs/performance.md, "kt's BLAS pieces
 // against OpenBLAS' own threading").
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/blas_threads.hpp"
 #include "kt/backend/impl/gemm_split.hpp"

@@ -4,6 +4,8 @@
 // every back-end; otherwise the choice is forced, deterministic, tuned or heuristic — in that
 // order — and run.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_run.hpp"
 #include "kt/backend/impl/gemm_select.hpp"

@@ -2,6 +2,8 @@
 // GEMM through Eigen (host memory, float/double). Eigen is header-only and always present
 // when kt is configured with it (KT_ENABLE_EIGEN); its threads are OpenMP threads.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/core/error.hpp"
 

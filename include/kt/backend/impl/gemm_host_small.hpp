@@ -17,6 +17,8 @@
 /// zero), so a product gives the same bits on this path, on the packed host kernel at any
 /// thread count, and on Serial or OpenMP.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_kokkos_host.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"

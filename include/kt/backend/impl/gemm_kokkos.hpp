@@ -24,6 +24,8 @@
 ///    So results are bit-identical on Serial and OpenMP with any number of threads (the host
 ///    kernel forms the same sums).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_host_small.hpp"
 #include "kt/backend/impl/gemm_kokkos_host.hpp"

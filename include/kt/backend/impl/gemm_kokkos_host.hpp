@@ -9,6 +9,8 @@
 /// the team kernel fell well behind (docs/performance.md, "kt's own host kernel against
 /// OpenBLAS").
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"
 #include "kt/core/error.hpp"

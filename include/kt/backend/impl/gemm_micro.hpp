@@ -3,6 +3,8 @@
 /// What kt's GEMM kernels (kt/backend/impl/gemm_kokkos.hpp, gemm_kokkos_host.hpp) share: the
 /// accumulation type, the tile sizes per execution space and the register-blocked micro-kernel.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 
 #include <Kokkos_Core.hpp>

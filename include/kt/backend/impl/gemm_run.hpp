@@ -2,6 +2,8 @@
 // Runs a valid, non-empty GEMM problem with one (back-end, threads) choice: what the
 // dispatcher (kt/backend/impl/gemm_dispatch.hpp) and benchmark mode's timing both call.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_blas.hpp"
 #include "kt/backend/impl/gemm_eigen.hpp"

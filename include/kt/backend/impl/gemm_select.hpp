@@ -2,6 +2,8 @@
 // Choosing a GEMM back-end and thread count: the size-based heuristic, and benchmark mode's
 // timing of every candidate on the first call per key (kt/backend/tuning.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/blas_core.hpp"
 #include "kt/backend/impl/gemm_blas.hpp"

@@ -8,6 +8,8 @@
 // the smaller one. Cuts fall on multiples of kGemmSplitUnit rows/columns, so only the last
 // piece meets the library micro-kernel's edge case, and no piece is thinner than that.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 
 #include <algorithm>

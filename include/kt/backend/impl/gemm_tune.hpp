@@ -2,6 +2,8 @@
 // Benchmark mode (kt::tuning::set_benchmark): the first call for a key times every candidate
 // on a scratch copy of C and caches the fastest; later calls with the key reuse it.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_run.hpp"
 #include "kt/backend/impl/gemm_select.hpp"

@@ -3,6 +3,8 @@
 // (kt::gemm, kt::cuda::gemm); kt::matmul builds valid problems from shapes and skips them.
 // Kokkos-free, like kt/backend/gemm_problem.hpp.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/core/error.hpp"
 

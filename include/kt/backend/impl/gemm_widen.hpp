@@ -9,6 +9,8 @@
 // it serves a forced BLAS or Eigen back-end and benchmark mode's timed candidates
 // (bench_mixed_gemm; docs/performance.md, "Mixed precision").
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/core/impl/convert.hpp"
 #include "kt/core/impl/parallel_for.hpp"

@@ -2,6 +2,8 @@
 // The process-wide state behind kt/backend/tuning.hpp: the switches, the cache of tuned
 // choices and its statistics.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/tuning_stats.hpp"
 

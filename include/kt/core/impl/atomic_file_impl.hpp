@@ -11,6 +11,8 @@
 // pid in the name says whose it is, the host name keeps a save from removing the live
 // temporary of another node that shares the folder.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <cctype>

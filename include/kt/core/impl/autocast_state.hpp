@@ -4,6 +4,8 @@
 // the 16-bit dtype ops cast to (none outside a region) and the region's cache of casts of
 // parameters, so that a weight used by several ops in one forward is converted once.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <memory>
 #include <unordered_map>
 #include <utility>

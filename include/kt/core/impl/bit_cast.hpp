@@ -3,6 +3,8 @@
 //
 //     std::uint32_t u = kt::impl::bit_cast<std::uint32_t>(1.0f);   // 0x3f800000
 
+#include "kt/core/impl/internal.hpp"
+
 #include <Kokkos_Macros.hpp>
 
 #include <cstring>

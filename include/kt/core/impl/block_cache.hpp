@@ -14,6 +14,8 @@
 // `wait(event)` and `release(event)`; kt/core/impl/stream_events.hpp has the CUDA one, and
 // the tests inject their own to check the rules without a GPU.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <map>

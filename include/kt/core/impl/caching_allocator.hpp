@@ -4,6 +4,8 @@
 // stream, so a block is never handed to one execution-space instance while work queued on
 // another may still use it (kt/core/impl/block_cache.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/block_cache.hpp"
 #include "kt/core/impl/format.hpp"

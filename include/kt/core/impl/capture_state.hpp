@@ -6,6 +6,8 @@
 // optimizer's step counts) would fall behind. Code that keeps such state registers a hook
 // while a capture is active, and the graph runs the hooks at each replay.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <functional>
 #include <vector>
 

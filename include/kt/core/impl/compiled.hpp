@@ -22,6 +22,8 @@
 // declarations, which only a macro can write once for both uses (Kokkos' own ETI is built the
 // same way). Types outside the lists instantiate as usual.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #if defined(KOKKOS_ENABLE_SERIAL)

@@ -1,6 +1,8 @@
 #pragma once
 // Streams values into one string: the message of a kt::Error.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <sstream>
 #include <string>
 

@@ -1,6 +1,8 @@
 #pragma once
 // Element conversions between dtypes, the one definition every kernel uses.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 
 #include <Kokkos_Macros.hpp>

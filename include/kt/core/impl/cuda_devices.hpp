@@ -2,6 +2,8 @@
 // The GPUs a Cuda build can use, asked of the CUDA runtime directly (Kokkos' own query aborts
 // the process when there is no driver), and whether kt started Kokkos without them.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <Kokkos_Core.hpp>
 
 namespace kt::impl {

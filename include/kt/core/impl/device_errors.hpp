@@ -11,6 +11,8 @@
 // Writers: one thread of a kernel (kernels on a device are ordered on kt's instance), so the
 // record needs no atomics, which pinned memory would not offer portably anyway.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 

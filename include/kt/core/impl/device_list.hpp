@@ -3,6 +3,8 @@
 // kt::dispatch_device chooses among and what Module::to<D>() converts between. Derived from
 // Kokkos' own KOKKOS_ENABLE_* settings, so a Threads, HIP or SYCL build gets its devices too.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <typeinfo>

@@ -1,6 +1,8 @@
 #pragma once
 // The walk over the enabled devices behind kt::dispatch_device (kt/core/dispatch.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/device_list.hpp"

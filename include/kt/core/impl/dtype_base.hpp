@@ -2,6 +2,8 @@
 // Building blocks of kt/core/dtype.hpp: the common part of every dtype_traits specialisation
 // and the detection of types that have one.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <type_traits>
 
 namespace kt {

@@ -13,6 +13,8 @@
 // (`h * 2.0f` stays unambiguous). Comparisons compare values: NaN is unordered (NaN != NaN)
 // and -0 == +0.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/bit_cast.hpp"
 
 #include <Kokkos_Macros.hpp>

@@ -1,6 +1,8 @@
 #pragma once
 // Small formatting helpers for error messages.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <cstddef>
 #include <cstdio>
 #include <string>

@@ -1,6 +1,8 @@
 #pragma once
 // The bit-level conversions and limits of kt::half's format (kt/core/half.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/bit_cast.hpp"
 
 #include <Kokkos_Macros.hpp>

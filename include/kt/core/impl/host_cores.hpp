@@ -2,6 +2,8 @@
 // The host cores this process may run on: its CPU affinity mask (what taskset, cgroups' cpusets,
 // srun --cpus-per-task and mpirun's binding leave it), not the machine's core count.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <algorithm>
 #include <thread>
 

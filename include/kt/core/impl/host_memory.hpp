@@ -1,6 +1,8 @@
 #pragma once
 // The host's physical memory, for kt::device_info.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <cstddef>
 #include <unistd.h>
 

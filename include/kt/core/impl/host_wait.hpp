@@ -8,6 +8,8 @@
 //  - raises, once the wait is over, an error that the device's kernels recorded meanwhile
 //    (kt/core/impl/device_errors.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/capture_state.hpp"
 #include "kt/core/impl/device_errors.hpp"

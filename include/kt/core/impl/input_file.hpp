@@ -5,6 +5,8 @@
 // path is. The descriptor then serves positioned reads (pread), so one reader sees one file
 // whatever happens to the path meanwhile (a rename over it, a deletion).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <cerrno>

@@ -2,6 +2,8 @@
 // The few places where Kokkos 3.4 and Kokkos 4.x/5.x spell the same thing differently.
 // Everything else in kt uses the API the versions share.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/cuda_devices.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -2,6 +2,8 @@
 // Memory-space names as the Kokkos types are spelled ("HostSpace", "CudaSpace", ...);
 // Kokkos' own name() says "Host" or "Cuda", which reads like a device.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <string>

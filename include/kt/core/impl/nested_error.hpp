@@ -4,6 +4,8 @@
 // caller as a kt::Error whose message names the context and the original message, with the
 // original nested inside it (std::rethrow_if_nested recovers its type).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <exception>

@@ -18,6 +18,8 @@
 //    epoch slower on 16 threads than on 8 (docs/performance.md, "Many cores").
 //  - None of this applies to GPUs, whose launches are asynchronous anyway.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/host_wait.hpp"
 #include "kt/core/impl/work_instance.hpp"
 

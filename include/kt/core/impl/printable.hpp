@@ -3,6 +3,8 @@
 // characters, control bytes and invalid UTF-8 escaped as \xNN, so a 10 MiB cell or a NUL
 // byte cannot flood or corrupt the message.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <cstddef>
 #include <cstdio>
 #include <string>

@@ -2,6 +2,8 @@
 // The Kokkos Tools callbacks of kt::Profiler: plain functions (Kokkos stores function
 // pointers) that forward to the active ProfileRecorder under its mutex.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/profile_recorder.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -15,6 +15,8 @@
 // - A region's self time is its total minus the regions, kernels and copies that ran inside it
 //   on the same thread (torch.profiler's "self" column). Region stacks are per thread.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>

@@ -2,6 +2,8 @@
 // kt::Profiler's outputs from a ProfileRecorder: the key_averages rows, the table and the
 // Chrome trace (the JSON "Trace Event Format" that chrome://tracing and Perfetto open).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/profile_recorder.hpp"
 #include "kt/core/profile_row.hpp"
 

@@ -2,6 +2,8 @@
 // Process-wide bookkeeping that lets kt::Runtime finalise Kokkos only after the last kt
 // allocation is gone, even when a tensor outlives the Runtime object that made Kokkos.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <mutex>

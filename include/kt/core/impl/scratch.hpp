@@ -3,6 +3,8 @@
 // memory of kt's own kernels (GEMM tuning's copy of C, widened 16-bit GEMM operands) that
 // memory_stats counts and that costs no system allocation in a steady state.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/caching_allocator.hpp"
 #include "kt/core/impl/stream_events.hpp"
 

@@ -2,6 +2,8 @@
 // The stream of an execution-space instance, and the events that tell kt's caching allocator
 // when work queued on a stream has finished (kt/core/impl/block_cache.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/block_cache.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -3,6 +3,8 @@
 // softmax, cross-entropy, layer_norm): one dtype policy, so that kernels which sum the same
 // values sum them the same way.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 
 #include <cstdint>

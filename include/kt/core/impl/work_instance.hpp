@@ -10,6 +10,8 @@
 // after a replay stays ordered with the graph, as it stays ordered with kernels a user
 // launches on Kokkos::Cuda().
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/capture_state.hpp"
 
 #include <Kokkos_Core.hpp>

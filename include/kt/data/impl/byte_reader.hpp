@@ -9,6 +9,8 @@
 // anything after its trailer -- a second member or other bytes -- is an error, as is a trailer
 // whose CRC-32 or length does not match the data.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/input_file.hpp"
 #include "kt/core/impl/printable.hpp"

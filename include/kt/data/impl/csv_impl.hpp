@@ -4,6 +4,8 @@
 // quoted cell cannot span lines. Integer labels are parsed as integers (never through
 // double), every narrowing is checked, and untrusted text is echoed through printable().
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/input_file.hpp"
 #include "kt/core/impl/printable.hpp"

@@ -2,6 +2,8 @@
 // kt::read_csv's parse: the file's text to row-major features and labels, every rule of the
 // validation policy (docs/data.md) applied with the file, line, column and cell named.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"

@@ -4,6 +4,8 @@
 // the dataset's own `gather` when it has one (TensorDataset: one memcpy per row), else one
 // get(i) per sample, each checked against the first sample's shapes.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/nested_error.hpp"
 #include "kt/data/dataset.hpp"

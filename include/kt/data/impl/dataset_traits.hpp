@@ -1,6 +1,8 @@
 #pragma once
 // Detection behind kt::is_dataset_v and kt::has_gather_v (kt/data/dataset.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/data/sample.hpp"
 #include "kt/tensor/shape.hpp"
 

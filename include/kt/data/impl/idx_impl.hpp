@@ -9,6 +9,8 @@
 // the real data. The tensor is allocated only once all data is read and the stream verified,
 // and every element conversion is checked (no silent wrap, truncation or overflow to inf).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"

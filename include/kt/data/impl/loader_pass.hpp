@@ -3,6 +3,8 @@
 // bounded, ordered queue of host batches. Batch k holds plan[k*B, k*B+B) whatever thread
 // built it, so the batches do not depend on num_workers.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/concat.hpp"

@@ -2,6 +2,8 @@
 // Seeded random permutations for shuffling and random_split: Fisher-Yates driven by kt's
 // Philox generator, so a (seed, stream) pair gives the same order on every machine.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/tensor/impl/philox.hpp"
 
 #include <cstdint>

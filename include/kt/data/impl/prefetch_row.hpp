@@ -2,6 +2,8 @@
 // A hint for gathers of random rows (kt::TensorDataset, kt::NormalizedDataset): start loading
 // the next row while this one is copied, or each row begins with a cache miss.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <cstdint>
 
 namespace kt::impl {

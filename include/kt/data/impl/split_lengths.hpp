@@ -1,6 +1,8 @@
 #pragma once
 // The lengths of kt::random_split (kt/data/subset.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <cmath>

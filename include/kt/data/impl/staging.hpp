@@ -4,6 +4,8 @@
 // recycled through a pool, and a Kokkos::Cuda instance on a stream of its own. Without Cuda
 // the staging is ordinary host memory and host devices need no copy at all.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/impl/work_instance.hpp"
 

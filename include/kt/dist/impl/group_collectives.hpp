@@ -5,6 +5,8 @@
 // finish step (divide for avg, narrow, copy back) runs once the data has arrived. Cuda tensors
 // take NCCL for all_reduce and broadcast where kt::dist found it.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
 #include "kt/dist/impl/group_state.hpp"

@@ -3,6 +3,8 @@
 // communicator (so kt's messages never match the application's), the rank facts, and in a
 // Cuda build with NCCL the NCCL communicator, made on the group's first device collective.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/dist/impl/mpi_call.hpp"
 

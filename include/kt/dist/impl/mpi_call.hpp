@@ -2,6 +2,8 @@
 // Every MPI call of kt goes through KT_MPI: a failing call (with MPI_ERRORS_RETURN on kt's
 // communicators) becomes a kt::Error naming the call and MPI's own message.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <mpi.h>

@@ -4,6 +4,8 @@
 // fp32 where values are combined (all_reduce, reduce_scatter), so a sum of many ranks is
 // rounded once, not at every step.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/dist/reduce_op.hpp"
 

@@ -9,6 +9,8 @@
 
 #if defined(KT_DIST_HAS_NCCL) && defined(KOKKOS_ENABLE_CUDA)
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/cuda/cuda_error.hpp"
 #include "kt/dist/impl/group_state.hpp"
 #include "kt/dist/impl/mpi_call.hpp"

@@ -4,6 +4,8 @@
 // bits, copy a staging buffer back to the device). Progress is made only when MPI is called:
 // test() is cheap and is what DistributedDataParallel calls between gradients.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/dist/impl/mpi_call.hpp"
 
 #include <mpi.h>

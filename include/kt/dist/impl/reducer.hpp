@@ -14,6 +14,8 @@
 // and copies the averages back into .grad. Under no_sync() the hooks do nothing: gradients
 // accumulate locally and the next synchronised backward reduces the sum.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/hooks.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/dist/process_group.hpp"

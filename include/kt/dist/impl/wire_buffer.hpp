@@ -4,6 +4,8 @@
 // runs on Cuda, so the device copies run at full speed — widened to fp32 for 16-bit reductions.
 // finish() applies avg's division and copies the result back into the tensor.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/dist/impl/mpi_types.hpp"
 #include "kt/tensor/tensor.hpp"
 

@@ -11,6 +11,8 @@
 ///
 /// Every call is asynchronous on `stream`, as NCCL's; errors become kt::Error naming the call.
 
+#include "kt/core/impl/public_begin.hpp"
+
 #include "kt/backend/cuda/cuda_error.hpp"
 #include "kt/core/error.hpp"
 
@@ -97,3 +99,5 @@ private:
 };
 
 }  // namespace kt::dist::nccl
+
+#include "kt/core/impl/public_end.hpp"

@@ -8,6 +8,8 @@
 // input's gradient stays 16-bit (it flows on through 16-bit ops) and the bias' is the 16-bit
 // column sum widened, as written out with Var::to<>().
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/grad_mode.hpp"
 #include "kt/autograd/impl/autocast_cast.hpp"
 #include "kt/autograd/impl/autocast_twin.hpp"

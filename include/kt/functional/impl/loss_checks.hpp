@@ -1,6 +1,8 @@
 #pragma once
 // The checks shared by the class-index losses (cross_entropy, nll_loss).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/autograd/var.hpp"
 #include "kt/core/error.hpp"
 #include "kt/tensor/impl/same_device.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // kt's dtypes and devices in DLPack's terms, and the layout check of kt/interop/dlpack.hpp.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/tensor/tensor.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // Which kt dtypes Eigen maps (kt/interop/eigen.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 
 #include <type_traits>

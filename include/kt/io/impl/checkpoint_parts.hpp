@@ -6,6 +6,8 @@
 // any number of components either changes all of them or, when any stage fails, none.
 // Overloads, so a derived type (a Sequential, an Adam, a StepLR) finds its base's.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/amp/grad_scaler.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"

@@ -5,6 +5,8 @@
 // nesting is bounded before it is parsed, and every field is checked for type and range, so a
 // bad checkpoint is a kt::Error naming the file, the record and the field.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/safetensors_header.hpp"

@@ -5,6 +5,8 @@
 // {"kind": "optimizer", "type": "kt::optim::Adam", "param_groups": [{hyperparameters...,
 // "params": [0, ..., n-1]}]}. A parameter without state has no tensors, as in PyTorch.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"

@@ -3,6 +3,8 @@
 // a learning-rate schedule, a GradScaler and a data loader, each written and read here, side
 // by side.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/amp/grad_scaler.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"

@@ -10,6 +10,8 @@
 // PyTorch and the reference reader see one more string; kt verifies what it reads. A file
 // without the entry (written by PyTorch, by the reference library) loads unverified.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/xxhash64.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // The dtypes of the safetensors format (its spec's list) and the kt dtype each maps to.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 
 #include <cstdint>

@@ -25,6 +25,8 @@
 // character, and a rank above kt's maximum (6). A NUL byte anywhere in the header is refused
 // by both (nlohmann's lexer would take it for the end of the text).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/input_file.hpp"
 #include "kt/core/impl/printable.hpp"

@@ -6,6 +6,8 @@
 // corruption goes unnoticed with probability 2^-64), and `xxhsum -H1` checks a tensor's bytes
 // outside kt. The constants and steps are the algorithm's specification.
 
+#include "kt/core/impl/internal.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -3,6 +3,8 @@
 // enabled device (Linear, LayerNorm, Dropout, the activations, ...). User modules derive from
 // kt::nn::Module directly and need none of this.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/nn/impl/rebind.hpp"
 #include "kt/nn/module.hpp"
 

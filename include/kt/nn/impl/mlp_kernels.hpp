@@ -17,6 +17,8 @@
 //   several times slower.
 // - the packed rows must be 64-byte aligned: unaligned, the one-point path is slower.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/ops.hpp"
 #include "kt/tensor/impl/with_activation.hpp"

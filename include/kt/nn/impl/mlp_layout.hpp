@@ -2,6 +2,8 @@
 // Where each layer of a kt::nn::PackedMLP lives in its one packed buffer: what PackedMLP
 // records and kt::nn::MLPEvaluator copies into its fixed-size arrays.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/tensor/activation.hpp"
 
 #include <cstddef>

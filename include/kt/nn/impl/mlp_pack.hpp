@@ -4,6 +4,8 @@
 // padded with zeros to ld = out rounded up to kMLPPad, then b[ld] (zeros without a bias), each
 // block starting at a multiple of kMLPPad elements (64-byte aligned fp32 rows).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
 #include "kt/nn/activation.hpp"

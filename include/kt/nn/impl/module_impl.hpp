@@ -2,6 +2,8 @@
 // Helpers of kt::nn::Module (kt/nn/module.hpp): the structure check of copy_state_from, and
 // the interface of the recipe a module made by kt::nn::make_module carries (rebind.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <cstddef>

@@ -3,6 +3,8 @@
 // among the enabled ones, and the constructor-argument recipe of kt::nn::make_module
 // (kt/nn/to_device.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/impl/device_list.hpp"
 #include "kt/nn/module.hpp"

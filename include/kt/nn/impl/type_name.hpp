@@ -2,6 +2,8 @@
 // A class's name as printouts show it: "Linear" for kt::nn::Linear<float, Kokkos::Serial>,
 // "Residual" for a user's Residual<Kokkos::OpenMP> (PyTorch prints the class name).
 
+#include "kt/core/impl/internal.hpp"
+
 #include <cstdlib>
 #include <memory>
 #include <string>

@@ -3,6 +3,8 @@
 // setters return the derived options type) and the step loop; they differ only in how weight
 // decay enters, a compile-time flag.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/core/impl/capture_state.hpp"

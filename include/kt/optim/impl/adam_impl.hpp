@@ -7,6 +7,8 @@
 // that a captured step replays correctly, or one launch per parameter with the step's scalars
 // by value (`foreach(false)`).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/core/impl/parallel_for.hpp"

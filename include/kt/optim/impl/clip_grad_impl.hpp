@@ -3,6 +3,8 @@
 // engine (kt/tensor/impl/reduce_impl.hpp) with reducers that accumulate in double, so the
 // total norm is bit-identical on every host device at every thread count.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"

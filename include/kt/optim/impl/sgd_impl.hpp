@@ -4,6 +4,8 @@
 // element function: all parameters in few launches (SGDGroup, the default: a training step
 // pays launches, not arithmetic, on a GPU) or one launch per parameter (`foreach(false)`).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/multi_tensor.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // The range checks of optimizer options.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <cmath>

@@ -3,6 +3,8 @@
 // with a tensor (broadcast), a tensor with a scalar, a scalar with a tensor, or in place; the
 // op is a functor of kt/tensor/impl/ops.hpp. Devices and dtypes are checked at compile time.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/tensor/impl/map.hpp"
 #include "kt/tensor/impl/ops.hpp"
 #include "kt/tensor/impl/same_device.hpp"

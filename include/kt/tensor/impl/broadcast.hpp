@@ -2,6 +2,8 @@
 // NumPy broadcasting for contiguous row-major tensors: the output shape, and per operand the
 // strides to walk it with (0 along broadcast dimensions).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/tensor/shape.hpp"
 

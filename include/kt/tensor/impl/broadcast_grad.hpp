@@ -2,6 +2,8 @@
 // The backward pair of broadcasting (kt/tensor/impl/broadcast.hpp): a gradient broadcast up to
 // a shape, and summed back down to an operand's shape.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/broadcast.hpp"
 #include "kt/tensor/reduce.hpp"

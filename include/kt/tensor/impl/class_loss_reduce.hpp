@@ -10,6 +10,8 @@
 // partial sums in order — the same operations in the same order on every run, whatever the
 // device (T is fixed per device). A loss has one row per sample, so one team is not the limit.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/device_errors.hpp"

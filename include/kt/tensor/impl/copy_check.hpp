@@ -1,6 +1,8 @@
 #pragma once
 // The run-time checks of kt::copy (kt/tensor/transfer.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/tensor/tensor.hpp"
 

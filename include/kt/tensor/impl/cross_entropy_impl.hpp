@@ -5,6 +5,8 @@
 // the backward pass writes softmax − target distribution, scaled by the upstream gradient and
 // the reduction's factor, in one more pass. Nothing of size (N, C) is kept but the logits.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/tensor/impl/class_loss_reduce.hpp"

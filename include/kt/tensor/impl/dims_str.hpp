@@ -2,6 +2,8 @@
 // "(2, -1, 4)": a list of extents or dimensions for error messages (it may not form a valid
 // Shape).
 
+#include "kt/core/impl/internal.hpp"
+
 #include <string>
 #include <vector>
 

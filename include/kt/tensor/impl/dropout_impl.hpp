@@ -2,6 +2,8 @@
 // The kernel of kt::dropout (kt/functional/dropout.hpp): the scaled keep-mask. Forward is
 // x · mask and backward g · mask, both elementwise products of kt/tensor/elementwise.hpp.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/view_type.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // Argument checks of kt/tensor/factories.hpp.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <cmath>

@@ -7,6 +7,8 @@
 //   forward:   μ = mean x,  σ⁻¹ = 1 / sqrt(mean (x − μ)² + eps),  x̂ = (x − μ) σ⁻¹,  y = x̂ w + b
 //   backward:  ĝ = g w;  dx = σ⁻¹ (ĝ − mean ĝ − x̂ mean(ĝ x̂));  dw = Σ_rows g x̂;  db = Σ_rows g
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/core/impl/parallel_for.hpp"

@@ -3,6 +3,8 @@
 // backward pass dz = dy ⊙ act'(z) fused with the bias gradient db = Σ_rows dz. `Act` is an
 // activation functor of kt/tensor/impl/ops.hpp (value and derivative written once there).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/ops.hpp"

@@ -3,6 +3,8 @@
 // out = f(a), out = f(a, b) with broadcasting, and the in-place a = f(a), a = f(a, b).
 // Values are read in T, computed in compute_t<T> and written as R.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/tensor/impl/broadcast.hpp"

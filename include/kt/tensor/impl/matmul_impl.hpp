@@ -3,6 +3,8 @@
 // back-ends take: checked once here, at the tensor entry; integer dtypes run a simple kernel
 // of their own over the same descriptor.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_dispatch.hpp"
 #include "kt/core/dtype.hpp"

@@ -15,6 +15,8 @@
 // ends); on host devices, where a launch costs nothing, each tensor gets its own range so the
 // loop over its elements vectorises — the same element function either way.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/device.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 

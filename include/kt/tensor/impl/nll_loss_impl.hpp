@@ -2,6 +2,8 @@
 // The kernels of kt::nll_loss (kt/functional/nll_loss.hpp): one pass picks −x[i, t_i] per row,
 // the backward pass writes −g_i at those positions of a zero gradient.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/factories.hpp"
 #include "kt/tensor/impl/class_loss_reduce.hpp"

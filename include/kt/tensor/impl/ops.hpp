@@ -5,6 +5,8 @@
 // autograd and the fused Linear epilogue use; `uses_input` says whether grad reads x (so
 // callers know whether the input must be kept for the backward pass).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/kokkos_compat.hpp"
 
 #include <Kokkos_Core.hpp>

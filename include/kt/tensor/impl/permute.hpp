@@ -1,6 +1,8 @@
 #pragma once
 // The permuted copy behind kt::permute and kt::transpose (kt/tensor/layout.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/dims_str.hpp"

@@ -3,6 +3,8 @@
 // SC'11): a counter-based generator, so element i's random bits depend only on (seed, i) —
 // the same on Serial, OpenMP at any thread count, and Cuda.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/tensor/generator.hpp"
 
 #include <Kokkos_Macros.hpp>

@@ -3,6 +3,8 @@
 // host copy of a tensor's elements: a common width per tensor, 4 decimals, scientific
 // notation when the magnitudes demand it, "..." summaries above 1000 elements, 80 columns.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 
 #include <algorithm>

@@ -1,6 +1,8 @@
 #pragma once
 // The kernels and distributions behind kt/tensor/random.hpp: Philox blocks to values.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/generator.hpp"

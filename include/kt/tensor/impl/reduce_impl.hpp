@@ -8,6 +8,8 @@
 // same operations in the same order (unlike a plain Kokkos::parallel_reduce, whose
 // combination tree follows the thread count).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/stream_events.hpp"
 #include "kt/core/impl/sum_acc.hpp"

@@ -4,6 +4,8 @@
 // of ... [with D1 = ...; D2 = ...]" line right above the message names both types, and the
 // "required from" lines below it name the kt function that was called.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/gemm_problem.hpp"
 
 #include <type_traits>

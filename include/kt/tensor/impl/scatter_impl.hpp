@@ -2,6 +2,8 @@
 // The backward kernel of max / min along a dimension: the gradient scattered to the positions
 // the forward picked.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/factories.hpp"
 #include "kt/tensor/tensor.hpp"

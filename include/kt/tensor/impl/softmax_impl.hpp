@@ -13,6 +13,8 @@
 // m and s come from row_exp_sum, which cross-entropy uses too: cross_entropy(x, t) and
 // nll_loss(log_softmax(x), t) are bit-identical.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/core/impl/parallel_for.hpp"

@@ -2,6 +2,8 @@
 // The memory behind one or more tensors: a block from kt's allocator (owning) or memory that
 // belongs to someone else (`kt::from_blob`, Eigen interop). Shared through std::shared_ptr.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/caching_allocator.hpp"
 #include "kt/core/impl/runtime_state.hpp"
 

@@ -1,6 +1,8 @@
 #pragma once
 // Out-of-class members of kt::Tensor (included at the end of kt/tensor/tensor.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/impl/convert.hpp"
 #include "kt/core/impl/host_wait.hpp"
 #include "kt/core/impl/parallel_for.hpp"

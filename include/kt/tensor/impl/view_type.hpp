@@ -1,6 +1,8 @@
 #pragma once
 // Unmanaged LayoutRight Kokkos View types over a tensor's memory, for any rank.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/tensor/shape.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -2,6 +2,8 @@
 // From a run-time kt::Activation to the compile-time functor of kt/tensor/impl/ops.hpp: the one
 // place that pairs each enumerator with its functor.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/ops.hpp"

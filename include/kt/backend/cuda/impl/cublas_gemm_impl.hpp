@@ -2,6 +2,8 @@
 // kt::cuda::gemm's implementation: the dtype mapping, cuBLAS' int-size limits, and one
 // row-major -> column-major cublasGemmEx call for every dtype.
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/cuda/cublas_handle.hpp"
 #include "kt/backend/cuda/cuda_error.hpp"
 #include "kt/backend/gemm_problem.hpp"

@@ -1,6 +1,8 @@
 #pragma once
 // The per-thread cuBLAS handles behind kt::cuda::cublas_handle (kt/backend/cuda/cublas_handle.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/backend/cuda/cuda_error.hpp"
 
 #include <algorithm>

@@ -1,6 +1,8 @@
 #pragma once
 // The formatting behind KT_CUDA_CHECK / KT_CUBLAS_CHECK (kt/backend/cuda/cuda_error.hpp).
 
+#include "kt/core/impl/internal.hpp"
+
 #include "kt/core/error.hpp"
 
 #include <cublas_v2.h>
