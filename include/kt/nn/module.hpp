@@ -43,6 +43,7 @@
 #include <string>
 #include <typeinfo>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace kt::nn {
@@ -185,7 +186,11 @@ public:
   /// made by kt::nn::make_module can; any other module throws kt::Error saying so.
   template <class D2>
   std::shared_ptr<Module<T, D2>> clone_to() const {
-    auto copy = std::static_pointer_cast<Module<T, D2>>(rebuild_on(typeid(D2)));
+    static_assert(impl::in_device_list<D2, impl::enabled_devices>::value,
+                  "kt::nn::Module::clone_to<D2>: D2 is not a device of this Kokkos build");
+    const impl::AnyDeviceModule<T> rebuilt = rebuild_on(DeviceTag<D2>{});
+    const auto* typed = std::get_if<std::shared_ptr<Module<T, D2>>>(&rebuilt);
+    std::shared_ptr<Module<T, D2>> copy = typed ? *typed : nullptr;
     KT_REQUIRE(copy != nullptr, "kt::nn::Module: ", name(), " cannot rebuild itself on device ", D2::name(),
                recipe_ ? ": its constructor does not take the arguments it was made with on that device"
                        : ": C++ cannot recover the arguments it was constructed with; make it with "
@@ -194,11 +199,12 @@ public:
     return copy;
   }
 
-  /// Rebuilds this module on the device whose typeid is given, as a Module<T, thatDevice>
-  /// held by the returned pointer; null when it cannot. By default through the recipe that
-  /// kt::nn::make_module recorded; built-in layers rebuild from their options().
-  virtual std::shared_ptr<void> rebuild_on(const std::type_info& device) const {
-    return recipe_ ? recipe_->rebuild(*this, device) : nullptr;
+  /// Rebuilds this module on `device` (an enabled device chosen at run time: a
+  /// std::variant of DeviceTag<D>), as the pointer to a Module<T, thatDevice>; a null pointer
+  /// when it cannot. By default through the recipe that kt::nn::make_module recorded; built-in
+  /// layers rebuild from their options().
+  virtual impl::AnyDeviceModule<T> rebuild_on(const impl::AnyDevice& device) const {
+    return recipe_ ? recipe_->rebuild(*this, device) : impl::AnyDeviceModule<T>();
   }
 
 protected:

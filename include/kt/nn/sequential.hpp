@@ -18,7 +18,6 @@
 #include <memory>
 #include <string>
 #include <type_traits>
-#include <typeinfo>
 #include <utility>
 
 namespace kt::nn {
@@ -69,7 +68,7 @@ public:
   /// An independent deep copy on the same device.
   Sequential clone() const { return rebuilt<D>(); }
 
-  std::shared_ptr<void> rebuild_on(const std::type_info& device) const override {
+  kt::impl::AnyDeviceModule<T> rebuild_on(const kt::impl::AnyDevice& device) const override {
     return kt::impl::rebuild_for<T>(device, [&](auto tag) { return rebuilt<typename decltype(tag)::type>(); });
   }
 

@@ -26,7 +26,6 @@
 #include <memory>
 #include <tuple>
 #include <type_traits>
-#include <typeinfo>
 #include <utility>
 
 namespace kt::nn {

@@ -7,7 +7,8 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <typeinfo>
+#include <type_traits>
+#include <variant>
 
 namespace kt {
 /// A device as a value, for generic lambdas: `[](auto tag) { using D = typename decltype(tag)::type; }`
@@ -23,18 +24,6 @@ namespace kt::impl {
 template <class... Ds>
 struct DeviceList {};
 
-
-/// Calls make(DeviceTag<D>{}) for the device D of the list whose typeid is `device`; returns
-/// what it returns, or a default-constructed R when no device of the list matches.
-template <class R, class F>
-R for_device(const std::type_info&, DeviceList<>, F&&) {
-  return R();
-}
-template <class R, class F, class D, class... Ds>
-R for_device(const std::type_info& device, DeviceList<D, Ds...>, F&& make) {
-  if (device == typeid(D)) return make(DeviceTag<D>{});
-  return for_device<R>(device, DeviceList<Ds...>{}, make);
-}
 
 template <class... Lists>
 struct concat_devices;
@@ -88,5 +77,22 @@ using serial_devices = DeviceList<>;
 /// Every enabled device, GPUs first, Serial last.
 using enabled_devices = typename concat_devices<cuda_devices, hip_devices, sycl_devices, openmp_devices,
                                                 threads_devices, serial_devices>::type;
+
+/// One of a list's devices, chosen at run time: std::variant<DeviceTag<D>...> (std::visit
+/// hands the tag to a generic lambda).
+template <class List>
+struct any_device_of;
+template <class... Ds>
+struct any_device_of<DeviceList<Ds...>> {
+  using type = std::variant<DeviceTag<Ds>...>;
+};
+/// One of the enabled devices, chosen at run time.
+using AnyDevice = typename any_device_of<enabled_devices>::type;
+
+/// Whether D is one of the list's devices.
+template <class D, class List>
+struct in_device_list;
+template <class D, class... Ds>
+struct in_device_list<D, DeviceList<Ds...>> : std::bool_constant<(std::is_same_v<D, Ds> || ...)> {};
 
 }  // namespace kt::impl

@@ -10,7 +10,6 @@
 
 #include <memory>
 #include <type_traits>
-#include <typeinfo>
 
 namespace kt::impl {
 
@@ -27,7 +26,7 @@ public:
   /// An independent deep copy on the same device.
   Derived clone() const { return rebuilt_on<D>(self(), self().options()); }
 
-  std::shared_ptr<void> rebuild_on(const std::type_info& device) const override {
+  AnyDeviceModule<T> rebuild_on(const AnyDevice& device) const override {
     return rebuild_for<T>(device, [&](auto tag) {
       return rebuilt_on<typename decltype(tag)::type>(self(), self().options());
     });

@@ -5,13 +5,14 @@
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/device_list.hpp"
 
 #include <cstddef>
 #include <memory>
 #include <type_traits>
 #include <string>
-#include <typeinfo>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace kt::nn {
@@ -21,14 +22,24 @@ class Module;
 
 namespace kt::impl {
 
+/// A module of dtype T on one of the enabled devices, the device chosen at run time: what
+/// Module::rebuild_on returns, std::variant<std::shared_ptr<nn::Module<T, D>>...>.
+template <class T, class List = enabled_devices>
+struct any_device_module;
+template <class T, class... Ds>
+struct any_device_module<T, DeviceList<Ds...>> {
+  using type = std::variant<std::shared_ptr<nn::Module<T, Ds>>...>;
+};
+template <class T>
+using AnyDeviceModule = typename any_device_module<T>::type;
+
 /// How a module rebuilds itself on another device when its class cannot say so: kept by a
 /// module that kt::nn::make_module built, shared by its copies on other devices.
 template <class T, class D>
 struct ModuleRecipe {
   virtual ~ModuleRecipe() = default;
-  /// `module` rebuilt on the device whose typeid is `device`, its state copied, as a
-  /// Module<T, thatDevice> held by the result; null where that is not possible.
-  virtual std::shared_ptr<void> rebuild(const nn::Module<T, D>& module, const std::type_info& device) const = 0;
+  /// `module` rebuilt on `device`, its state copied; a null pointer where that is not possible.
+  virtual AnyDeviceModule<T> rebuild(const nn::Module<T, D>& module, const AnyDevice& device) const = 0;
 };
 /// Reads and sets a module's recipe (rebind.hpp).
 struct ModuleRecipeAccess;

@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
+#include <variant>
 
 namespace kt::impl {
 
@@ -49,14 +50,16 @@ template <class M>
 constexpr bool has_clone_v = has_clone<M>::value;
 
 /// The body of Module::rebuild_on: `make(DeviceTag<D2>{})` returns the rebuilt module (any
-/// Module<T, D2>-derived value) for the enabled device D2 whose typeid is `device`.
+/// Module<T, D2>-derived value) for the device D2 that `device` holds.
 template <class T, class F>
-std::shared_ptr<void> rebuild_for(const std::type_info& device, F&& make) {
-  return for_device<std::shared_ptr<void>>(device, enabled_devices{}, [&](auto tag) -> std::shared_ptr<void> {
-    using D2 = typename decltype(tag)::type;
-    using M2 = decltype(make(tag));
-    return std::shared_ptr<nn::Module<T, D2>>(std::make_shared<M2>(make(tag)));
-  });
+AnyDeviceModule<T> rebuild_for(const AnyDevice& device, F&& make) {
+  return std::visit(
+      [&](auto tag) -> AnyDeviceModule<T> {
+        using D2 = typename decltype(tag)::type;
+        using M2 = decltype(make(tag));
+        return std::shared_ptr<nn::Module<T, D2>>(std::make_shared<M2>(make(tag)));
+      },
+      device);
 }
 
 struct ModuleRecipeAccess {
@@ -80,7 +83,7 @@ public:
   using D = typename M::device_type;
   explicit ConstructorRecipe(std::tuple<Args...> args) : args_(std::move(args)) {}
 
-  std::shared_ptr<void> rebuild(const nn::Module<T, D>& module, const std::type_info& device) const override;
+  AnyDeviceModule<T> rebuild(const nn::Module<T, D>& module, const AnyDevice& device) const override;
 
 private:
   std::tuple<Args...> args_;
@@ -96,19 +99,21 @@ std::shared_ptr<M> make_recorded(std::tuple<Args...> args) {
 }
 
 template <class M, class... Args>
-std::shared_ptr<void> ConstructorRecipe<M, Args...>::rebuild(const nn::Module<T, D>& module,
-                                                             const std::type_info& device) const {
-  return for_device<std::shared_ptr<void>>(device, enabled_devices{}, [&](auto tag) -> std::shared_ptr<void> {
-    using D2 = typename decltype(tag)::type;
-    using M2 = rebind_device_t<M, D2>;
-    if constexpr (std::is_constructible_v<M2, const Args&...>) {
-      auto copy = make_recorded<M2>(args_);
-      copy->copy_state_from(module);
-      return std::shared_ptr<nn::Module<T, D2>>(std::move(copy));
-    } else {
-      return nullptr;
-    }
-  });
+AnyDeviceModule<typename M::value_type> ConstructorRecipe<M, Args...>::rebuild(const nn::Module<T, D>& module,
+                                                                               const AnyDevice& device) const {
+  return std::visit(
+      [&](auto tag) -> AnyDeviceModule<T> {
+        using D2 = typename decltype(tag)::type;
+        using M2 = rebind_device_t<M, D2>;
+        if constexpr (std::is_constructible_v<M2, const Args&...>) {
+          auto copy = make_recorded<M2>(args_);
+          copy->copy_state_from(module);
+          return std::shared_ptr<nn::Module<T, D2>>(std::move(copy));
+        } else {
+          return std::shared_ptr<nn::Module<T, D2>>();
+        }
+      },
+      device);
 }
 
 /// `module` as a new module of its class on D2 with its state, without constructor arguments:
