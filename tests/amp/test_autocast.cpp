@@ -34,6 +34,12 @@ bool within_16bit_rounding(const kt::Tensor<float, D>& a, const kt::Tensor<float
   return a.shape() == b.shape();
 }
 
+/// An op of the autocast lists: its name, the dtype PyTorch gives it in a bfloat16 region, and
+/// kt's (kt::amp::autocast_dtype).
+struct OpDtype {
+  std::string op, expected, got;
+};
+
 template <class D>
 struct Operands {
   kt::Var<float, D> x{kt::randn<float, D>({6, 5}, 1)};
@@ -156,63 +162,112 @@ TEST_CASE_TEMPLATE("autocast's op lists: each op's dtype inside and outside the 
   using kt::amp::autocast_dtype;
   Operands<D> o;
   const auto target = kt::randint<std::int64_t, D>(0, 4, {6}, 4);
-  // Every op of the lists on h, a result of a 16-bit op (what PyTorch would hold in bf16), and
-  // on f, a plain fp32 Var of h's shape; the dtype PyTorch's autocast gives each result.
+  // Every public differentiable op (scripts/check_autocast_ops.py keeps this list complete)
+  // on h, a result of a 16-bit op (what PyTorch would hold in bf16), and on f, a plain fp32
+  // Var of h's shape, with the dtype PyTorch's autocast gives it inside a bfloat16 region.
   const kt::Var<float, D> f(kt::randn<float, D>({6, 4}, 5));
+  const std::string B = "bfloat16", F = "float32";
   auto dtypes = [&](const kt::Var<float, D>& h, const kt::Var<float, D>& f) {
-    return std::vector<std::pair<std::string, std::string>>{
-        {"matmul(x, w^T)", autocast_dtype(kt::matmul(o.x, kt::transpose(o.w, 0, 1)))},
-        {"linear(x, w, b)", autocast_dtype(kt::linear(o.x, o.w, o.b))},
-        {"relu(h)", autocast_dtype(kt::relu(h))},
-        {"gelu(h)", autocast_dtype(kt::gelu(h))},
-        {"tanh(h)", autocast_dtype(kt::tanh(h))},
-        {"sigmoid(h)", autocast_dtype(kt::sigmoid(h))},
-        {"abs(h)", autocast_dtype(kt::abs(h))},
-        {"-h", autocast_dtype(-h)},
-        {"h * 2", autocast_dtype(h * 2.0f)},
-        {"h + h", autocast_dtype(h + h)},
-        {"maximum(h, h)", autocast_dtype(kt::maximum(h, h))},
-        {"h + f (widest)", autocast_dtype(h + f)},
-        {"relu(f)", autocast_dtype(kt::relu(f))},
-        {"flatten(h)", autocast_dtype(kt::flatten(h))},
-        {"transpose(h)", autocast_dtype(kt::transpose(h, 0, 1))},
-        {"dropout(h)", autocast_dtype(kt::dropout(h, 0.5, true))},
-        {"exp(h)", autocast_dtype(kt::exp(h))},
-        {"log(relu(h) + 1)", autocast_dtype(kt::log(kt::relu(h) + 1.0f))},
-        {"pow(h, 2)", autocast_dtype(kt::pow(h, 2.0f))},
-        {"sum(h)", autocast_dtype(kt::sum(h))},
-        {"mean(h, 1)", autocast_dtype(kt::mean(h, 1))},
-        {"softmax(h)", autocast_dtype(kt::softmax(h, 1))},
-        {"log_softmax(h)", autocast_dtype(kt::log_softmax(h, 1))},
-        {"layer_norm(h)", autocast_dtype(kt::layer_norm(h, {4}))},
-        {"cross_entropy(h)", autocast_dtype(kt::cross_entropy(h, target))},
-        {"nll_loss(h)", autocast_dtype(kt::nll_loss(h, target))},
-        {"mse_loss(h, h)", autocast_dtype(kt::mse_loss(h, h))},
+    const kt::Var<float, D> p = kt::relu(h) + 1.0f;  // positive, for log and sqrt
+    return std::vector<OpDtype>{
+        // PyTorch's lower-precision list: fp32 operands cast to 16 bits.
+        {"matmul(x, w^T)", B, autocast_dtype(kt::matmul(o.x, kt::transpose(o.w, 0, 1)))},
+        {"linear(x, w, b)", B, autocast_dtype(kt::linear(o.x, o.w, o.b))},
+        // Ops that run in their inputs' dtype.
+        {"relu(h)", B, autocast_dtype(kt::relu(h))},
+        {"gelu(h)", B, autocast_dtype(kt::gelu(h))},
+        {"tanh(h)", B, autocast_dtype(kt::tanh(h))},
+        {"sigmoid(h)", B, autocast_dtype(kt::sigmoid(h))},
+        {"activation(h, GELU)", B, autocast_dtype(kt::activation(h, kt::Activation::GELU))},
+        {"abs(h)", B, autocast_dtype(kt::abs(h))},
+        {"sqrt(p)", B, autocast_dtype(kt::sqrt(p))},
+        {"sin(h)", B, autocast_dtype(kt::sin(h))},
+        {"cos(h)", B, autocast_dtype(kt::cos(h))},
+        {"clamp(h, -1, 1)", B, autocast_dtype(kt::clamp(h, -1.0f, 1.0f))},
+        {"-h", B, autocast_dtype(-h)},
+        {"h * 2", B, autocast_dtype(h * 2.0f)},
+        {"h + h", B, autocast_dtype(h + h)},
+        {"h - h", B, autocast_dtype(h - h)},
+        {"h / 2", B, autocast_dtype(h / 2.0f)},
+        {"maximum(h, h)", B, autocast_dtype(kt::maximum(h, h))},
+        {"minimum(h, h)", B, autocast_dtype(kt::minimum(h, h))},
+        {"reshape(h)", B, autocast_dtype(kt::reshape(h, {4, 6}))},
+        {"flatten(h)", B, autocast_dtype(kt::flatten(h))},
+        {"slice(h)", B, autocast_dtype(kt::slice(h, 1, 3))},
+        {"select(h)", B, autocast_dtype(kt::select(h, 2))},
+        {"permute(h)", B, autocast_dtype(kt::permute(h, {1, 0}))},
+        {"transpose(h)", B, autocast_dtype(kt::transpose(h, 0, 1))},
+        {"dropout(h)", B, autocast_dtype(kt::dropout(h, 0.5, true))},
+        // Promotion: an fp32 operand makes the op fp32.
+        {"h + f (widest)", F, autocast_dtype(h + f)},
+        {"relu(f)", F, autocast_dtype(kt::relu(f))},
+        // PyTorch's fp32 list (and max/min, which kt runs in fp32 too).
+        {"exp(h)", F, autocast_dtype(kt::exp(h))},
+        {"log(p)", F, autocast_dtype(kt::log(p))},
+        {"pow(h, 2)", F, autocast_dtype(kt::pow(h, 2.0f))},
+        {"sum(h)", F, autocast_dtype(kt::sum(h))},
+        {"sum(h, 0)", F, autocast_dtype(kt::sum(h, 0))},
+        {"mean(h)", F, autocast_dtype(kt::mean(h))},
+        {"mean(h, 1)", F, autocast_dtype(kt::mean(h, 1))},
+        {"max(h)", F, autocast_dtype(kt::max(h))},
+        {"max(h, 1)", F, autocast_dtype(kt::max(h, 1))},
+        {"min(h)", F, autocast_dtype(kt::min(h))},
+        {"min(h, 0)", F, autocast_dtype(kt::min(h, 0))},
+        {"softmax(h)", F, autocast_dtype(kt::softmax(h, 1))},
+        {"log_softmax(h)", F, autocast_dtype(kt::log_softmax(h, 1))},
+        {"layer_norm(h)", F, autocast_dtype(kt::layer_norm(h, {4}))},
+        {"cross_entropy(h)", F, autocast_dtype(kt::cross_entropy(h, target))},
+        {"nll_loss(h)", F, autocast_dtype(kt::nll_loss(h, target))},
+        {"mse_loss(h, h)", F, autocast_dtype(kt::mse_loss(h, h))},
+        {"mse_loss(h, h, none)", F,
+         autocast_dtype(kt::mse_loss(h, h, kt::MSELossOptions().reduction(kt::Reduction::None)))},
     };
   };
-  const std::vector<std::string> inside = {
-      "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16", "bfloat16",
-      "bfloat16", "bfloat16", "float32",  "float32",  "bfloat16", "bfloat16", "bfloat16", "float32",  "float32",
-      "float32",  "float32",  "float32",  "float32",  "float32",  "float32",  "float32",  "float32",  "float32"};
   kt::Var<float, D> h;
-  std::vector<std::pair<std::string, std::string>> got;
+  std::vector<OpDtype> got;
   {
     kt::amp::autocast<D, kt::bfloat16> guard;
     h = kt::linear(o.x, o.w, o.b);
     got = dtypes(h, f);
     {
       kt::amp::autocast<D> off(false);  // a disabled inner guard: everything fp32
-      for (const auto& [op, dtype] : dtypes(h, f)) CHECK_MESSAGE(dtype == "float32", op);
+      for (const auto& row : dtypes(h, f)) CHECK_MESSAGE(row.got == "float32", row.op);
     }
     // Nested inside with half: ops on h (a bfloat16 result) run in fp32, new products in half.
     kt::amp::autocast<D, kt::half> inner;
     CHECK(autocast_dtype(kt::relu(h)) == "float32");
     CHECK(autocast_dtype(kt::linear(o.x, o.w, o.b)) == "float16");
   }
-  REQUIRE(got.size() == inside.size());
-  for (std::size_t i = 0; i < got.size(); ++i) CHECK_MESSAGE(got[i].second == inside[i], got[i].first);
+  for (const auto& row : got) CHECK_MESSAGE(row.got == row.expected, row.op);
   // Outside the guard: fp32, also on h, the region's bfloat16 result.
-  for (const auto& [op, dtype] : dtypes(h, f)) CHECK_MESSAGE(dtype == "float32", op);
+  for (const auto& row : dtypes(h, f)) CHECK_MESSAGE(row.got == "float32", row.op);
+}
+
+TEST_CASE_TEMPLATE("an op on PyTorch's fp32 list computes from fp32 values, also when it is built of other ops",
+                   D, KT_DEVICES) {
+  // mse_loss is (input - target)² reduced: under autocast its difference and square must not
+  // run in 16 bits on the operands' twins, as they would if it were only its parts.
+  Operands<D> o;
+  kt::Var<float, D> h, g, loss, none;
+  {
+    kt::amp::autocast<D, kt::bfloat16> guard;
+    h = kt::linear(o.x, o.w, o.b);
+    g = kt::tanh(h);  // a second 16-bit result
+    loss = kt::mse_loss(h, g);
+    none = kt::mse_loss(h, g, kt::MSELossOptions().reduction(kt::Reduction::None));
+  }
+  // The reference: the same fp32 values (h and g are the exact widenings), no region.
+  const kt::Var<float, D> hf(h.data()), gf(g.data());
+  CHECK(bit_equal(loss.data(), kt::mse_loss(hf, gf).data()));
+  CHECK(bit_equal(none.data(), kt::mse_loss(hf, gf, kt::MSELossOptions().reduction(kt::Reduction::None)).data()));
+  // Written as its parts under autocast, the square would be a 16-bit result.
+  {
+    kt::amp::autocast<D, kt::bfloat16> guard;
+    CHECK(kt::amp::autocast_dtype((h - g) * (h - g)) == "bfloat16");
+  }
+  // Gradients reach the fp32 weights through both operands.
+  loss.backward();
+  CHECK(o.w.grad().defined());
 }
 
 TEST_CASE_TEMPLATE("ops on autocast results run in 16 bits exactly as written out with to<>()",

@@ -10,7 +10,7 @@
 
 #include "kt/core/impl/public_begin.hpp"
 
-#include "kt/autograd/impl/autocast_cast.hpp"
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/matmul_grad.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
@@ -34,13 +34,9 @@ auto matmul(const A& a_, const B& b_) {
   using D = typename V::device_type;
   const V a = impl::as_var<V>(a_), b = impl::as_var<V>(b_);
   impl::require_defined("kt::matmul", {a, b});
-  V autocast_result;  // kt::amp::autocast: the product in 16 bits, widened with its 16-bit twin
-  if (impl::in_autocast_region<T, D>([&](auto h) {
-        using H = decltype(h);
-        autocast_result = impl::widen_with_twin(matmul(impl::autocast_cast<H>(a), impl::autocast_cast<H>(b)));
-        return true;
-      }))
-    return autocast_result;
+  if (V result; impl::autocast_dispatch<impl::op_tag::Matmul, T, D>(
+          result, [](const auto& x, const auto& y) { return matmul(x, y); }, a, b))
+    return result;
   return impl::record("kt::matmul", matmul(a.data(), b.data()), {a, b},
                       [x = a.data(), y = b.data()](const Tensor<T, D>& g, const impl::Needs& needs) {
                         std::vector<Tensor<T, D>> grads(2);

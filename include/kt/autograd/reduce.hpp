@@ -10,6 +10,7 @@
 
 #include "kt/core/impl/public_begin.hpp"
 
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/impl/reduce_grad.hpp"
 #include "kt/autograd/var.hpp"
@@ -28,6 +29,8 @@ namespace kt {
 template <class T, class D>
 Var<T, D> sum(const Var<T, D>& a) {
   impl::require_defined("kt::sum", {a});
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Reduction, T, D>(result, [&](const auto& t) { return sum(t); }, a))
+    return result;
   return impl::record("kt::sum", sum(a.data()), {a}, [shape = a.shape()](const Tensor<T, D>& g, const impl::Needs&) {
     return std::vector<Tensor<T, D>>{impl::expand_to(g, shape)};
   });
@@ -37,6 +40,8 @@ Var<T, D> sum(const Var<T, D>& a) {
 template <class T, class D>
 Var<T, D> sum(const Var<T, D>& a, int dim, bool keepdim = false) {
   impl::require_defined("kt::sum", {a});
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Reduction, T, D>(result, [&](const auto& t) { return sum(t, dim, keepdim); }, a))
+    return result;
   return impl::record("kt::sum", sum(a.data(), dim, keepdim), {a},
                       [shape = a.shape(), dim](const Tensor<T, D>& g, const impl::Needs&) {
                         const Shape kept = impl::keepdim_shape(shape, dim);
@@ -48,6 +53,8 @@ Var<T, D> sum(const Var<T, D>& a, int dim, bool keepdim = false) {
 template <class T, class D>
 Var<T, D> mean(const Var<T, D>& a) {
   impl::require_defined("kt::mean", {a});
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Reduction, T, D>(result, [&](const auto& t) { return mean(t); }, a))
+    return result;
   return impl::record("kt::mean", mean(a.data()), {a}, [shape = a.shape()](const Tensor<T, D>& g, const impl::Needs&) {
     return std::vector<Tensor<T, D>>{impl::expand_to(g * (1.0 / static_cast<double>(shape.numel())), shape)};
   });
@@ -57,6 +64,8 @@ Var<T, D> mean(const Var<T, D>& a) {
 template <class T, class D>
 Var<T, D> mean(const Var<T, D>& a, int dim, bool keepdim = false) {
   impl::require_defined("kt::mean", {a});
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Reduction, T, D>(result, [&](const auto& t) { return mean(t, dim, keepdim); }, a))
+    return result;
   return impl::record("kt::mean", mean(a.data(), dim, keepdim), {a},
                       [shape = a.shape(), dim](const Tensor<T, D>& g, const impl::Needs&) {
                         const Shape kept = impl::keepdim_shape(shape, dim);
@@ -69,6 +78,8 @@ Var<T, D> mean(const Var<T, D>& a, int dim, bool keepdim = false) {
 template <class T, class D>
 Var<T, D> max(const Var<T, D>& a) {
   impl::require_defined("kt::max", {a});
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Reduction, T, D>(result, [&](const auto& t) { return max(t); }, a))
+    return result;
   return impl::extreme_all("kt::max", a, max(a.data()), argmax(a.data()));
 }
 
@@ -76,6 +87,8 @@ Var<T, D> max(const Var<T, D>& a) {
 template <class T, class D>
 Var<T, D> min(const Var<T, D>& a) {
   impl::require_defined("kt::min", {a});
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Reduction, T, D>(result, [&](const auto& t) { return min(t); }, a))
+    return result;
   return impl::extreme_all("kt::min", a, min(a.data()), argmin(a.data()));
 }
 
@@ -83,6 +96,8 @@ Var<T, D> min(const Var<T, D>& a) {
 template <class T, class D>
 Var<T, D> max(const Var<T, D>& a, int dim, bool keepdim = false) {
   impl::require_defined("kt::max", {a});
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Reduction, T, D>(result, [&](const auto& t) { return max(t, dim, keepdim); }, a))
+    return result;
   return impl::extreme_dim("kt::max", a, dim, keepdim, max(a.data(), dim, keepdim), argmax(a.data(), dim, keepdim));
 }
 
@@ -90,6 +105,8 @@ Var<T, D> max(const Var<T, D>& a, int dim, bool keepdim = false) {
 template <class T, class D>
 Var<T, D> min(const Var<T, D>& a, int dim, bool keepdim = false) {
   impl::require_defined("kt::min", {a});
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Reduction, T, D>(result, [&](const auto& t) { return min(t, dim, keepdim); }, a))
+    return result;
   return impl::extreme_dim("kt::min", a, dim, keepdim, min(a.data(), dim, keepdim), argmin(a.data(), dim, keepdim));
 }
 

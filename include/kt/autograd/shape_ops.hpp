@@ -11,7 +11,7 @@
 
 #include "kt/core/impl/public_begin.hpp"
 
-#include "kt/autograd/impl/autocast_twin.hpp"
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/impl/shape_grad.hpp"
 #include "kt/autograd/var.hpp"
@@ -28,7 +28,7 @@ namespace kt {
 template <class T, class D>
 Var<T, D> reshape(const Var<T, D>& a, const std::vector<std::int64_t>& dims) {
   impl::require_defined("kt::reshape", {a});
-  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return reshape(t, dims); }, a)) return result;
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Reshape, T, D>(result, [&](const auto& t) { return reshape(t, dims); }, a)) return result;
   return impl::record("kt::reshape", a.data().reshape(dims), {a},
                       [shape = a.shape()](const Tensor<T, D>& g, const impl::Needs&) {
                         return std::vector<Tensor<T, D>>{g.reshape(shape.dims())};
@@ -39,7 +39,7 @@ Var<T, D> reshape(const Var<T, D>& a, const std::vector<std::int64_t>& dims) {
 template <class T, class D>
 Var<T, D> flatten(const Var<T, D>& a, int start_dim = 0, int end_dim = -1) {
   impl::require_defined("kt::flatten", {a});
-  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return flatten(t, start_dim, end_dim); }, a)) return result;
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Flatten, T, D>(result, [&](const auto& t) { return flatten(t, start_dim, end_dim); }, a)) return result;
   return impl::record("kt::flatten", a.data().flatten(start_dim, end_dim), {a},
                       [shape = a.shape()](const Tensor<T, D>& g, const impl::Needs&) {
                         return std::vector<Tensor<T, D>>{g.reshape(shape.dims())};
@@ -50,7 +50,7 @@ Var<T, D> flatten(const Var<T, D>& a, int start_dim = 0, int end_dim = -1) {
 template <class T, class D>
 Var<T, D> slice(const Var<T, D>& a, std::int64_t begin, std::int64_t end) {
   impl::require_defined("kt::slice", {a});
-  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return slice(t, begin, end); }, a)) return result;
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Slice, T, D>(result, [&](const auto& t) { return slice(t, begin, end); }, a)) return result;
   Tensor<T, D> out = a.data().slice(begin, end);
   const std::int64_t n = a.size(0);
   const std::int64_t b = begin < 0 ? begin + n : begin, e = end < 0 ? end + n : end;
@@ -63,7 +63,7 @@ Var<T, D> slice(const Var<T, D>& a, std::int64_t begin, std::int64_t end) {
 template <class T, class D>
 Var<T, D> select(const Var<T, D>& a, std::int64_t i) {
   impl::require_defined("kt::select", {a});
-  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return select(t, i); }, a)) return result;
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Select, T, D>(result, [&](const auto& t) { return select(t, i); }, a)) return result;
   Tensor<T, D> out = a.data()[i];
   const std::int64_t k = i < 0 ? i + a.size(0) : i;
   return impl::record("kt::select", out, {a}, [shape = a.shape(), k](const Tensor<T, D>& g, const impl::Needs&) {
@@ -75,7 +75,7 @@ Var<T, D> select(const Var<T, D>& a, std::int64_t i) {
 template <class T, class D>
 Var<T, D> permute(const Var<T, D>& a, const std::vector<int>& dims) {
   impl::require_defined("kt::permute", {a});
-  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return permute(t, dims); }, a)) return result;
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Permute, T, D>(result, [&](const auto& t) { return permute(t, dims); }, a)) return result;
   const auto perm = impl::normalize_permutation("kt::permute", a.shape(), dims);
   std::vector<int> inverse(perm.size());
   for (std::size_t k = 0; k < perm.size(); ++k) inverse[static_cast<std::size_t>(perm[k])] = static_cast<int>(k);
@@ -89,7 +89,7 @@ Var<T, D> permute(const Var<T, D>& a, const std::vector<int>& dims) {
 template <class T, class D>
 Var<T, D> transpose(const Var<T, D>& a, int dim0, int dim1) {
   impl::require_defined("kt::transpose", {a});
-  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return transpose(t, dim0, dim1); }, a)) return result;
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Transpose, T, D>(result, [&](const auto& t) { return transpose(t, dim0, dim1); }, a)) return result;
   return impl::record("kt::transpose", transpose(a.data(), dim0, dim1), {a},
                       [dim0, dim1](const Tensor<T, D>& g, const impl::Needs&) {
                         return std::vector<Tensor<T, D>>{transpose(g, dim0, dim1)};

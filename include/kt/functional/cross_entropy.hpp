@@ -11,6 +11,7 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/autograd/impl/operand.hpp"
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/impl/cross_entropy_impl.hpp"
@@ -43,13 +44,17 @@ private:
 
 /// The loss of logits (a Var, or a Tensor for evaluation) against class indices.
 template <class L, class T2, class D2, impl::var_operands_t<L> = 0>
-auto cross_entropy(const L& logits_, const Tensor<T2, D2>& target, const CrossEntropyOptions& options = {}) {
+auto cross_entropy(const L& logits_, const Tensor<T2, D2>& target, const CrossEntropyOptions& options = {})
+    -> impl::var_of_t<L> {
   using V = impl::var_of_t<L>;
   using T = typename V::value_type;
   using D = typename V::device_type;
   impl::require_targets<V, T2, D2>();
   KT_PROFILE_REGION("kt::cross_entropy");
   const V logits = impl::as_var<V>(logits_);
+  if (V result; impl::autocast_dispatch<impl::op_tag::Loss, T, D>(
+          result, [&](const V& l) { return cross_entropy(l, target, options); }, logits))
+    return result;
   KT_REQUIRE(options.label_smoothing() >= 0 && options.label_smoothing() <= 1,
              "kt::cross_entropy: label_smoothing must be in [0, 1], got ", options.label_smoothing());
   impl::check_class_targets("kt::cross_entropy", logits, target);

@@ -11,7 +11,7 @@
 
 #include "kt/core/impl/public_begin.hpp"
 
-#include "kt/autograd/impl/autocast_twin.hpp"
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/impl/dropout_impl.hpp"
@@ -28,7 +28,7 @@ Var<T, D> dropout(const Var<T, D>& x, double p, bool training, Generator& gen = 
   KT_REQUIRE(p >= 0 && p <= 1, "kt::dropout: probability has to be between 0 and 1, but got ", p);
   if (!training || p == 0) return x;
   // Under kt::amp::autocast, in the 16-bit dtype of x's twin (kt/autograd/impl/autocast_twin.hpp).
-  if (Var<T, D> result; impl::run_on_twins<T, D>(result, [&](const auto& t) { return dropout(t, p, training, gen); }, x))
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Dropout, T, D>(result, [&](const auto& t) { return dropout(t, p, training, gen); }, x))
     return result;
   const Tensor<T, D> mask = impl::dropout_mask<T>(D(), x.shape(), p, gen);
   return impl::record("kt::dropout", x.data() * mask, {x}, [mask](const Tensor<T, D>& g, const impl::Needs&) {

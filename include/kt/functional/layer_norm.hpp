@@ -14,6 +14,7 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/autograd/impl/operand.hpp"
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/core/profiling.hpp"
@@ -50,6 +51,10 @@ Var<T, D> layer_norm(const Var<T, D>& x, const LayerNormOptions& options, const 
                      const Var<T, D>& bias = {}) {
   KT_PROFILE_REGION("kt::layer_norm");
   impl::require_defined("kt::layer_norm", {x});
+  if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::LayerNorm, T, D>(
+          result, [&](const auto& xs, const auto& ws, const auto& bs) { return layer_norm(xs, options, ws, bs); }, x,
+          weight, bias))
+    return result;
   const Shape& s = x.shape();
   const std::vector<std::int64_t>& normalized_shape = options.normalized_shape();
   KT_REQUIRE(options.elementwise_affine() || (!weight.defined() && !bias.defined()),

@@ -12,6 +12,7 @@
 
 #include "kt/core/impl/public_begin.hpp"
 
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
@@ -38,12 +39,10 @@ auto linear(const X& x_, const W& w_, const B& b_, Activation act = Activation::
   // kt::amp::autocast: the GEMM and epilogue in 16 bits (what backward saves is 16-bit too),
   // the result widened to fp32 with its 16-bit twin; w's gradient arrives in fp32 unrounded
   // (kt/functional/impl/autocast_linear.hpp).
-  V autocast_result;
-  if (impl::in_autocast_region<T, D>([&](auto h) {
-        autocast_result = impl::autocast_linear<decltype(h)>(x, w, b, act);
-        return true;
-      }))
-    return autocast_result;
+  if (V result; impl::autocast_dispatch<impl::op_tag::Linear, T, D>(
+          result, [act](auto h, const V& xf, const V& wf, const V& bf) { return impl::autocast_linear<decltype(h)>(xf, wf, bf, act); },
+          x, w, b))
+    return result;
   const bool has_bias = b.defined();
   const Tensor<T, D> bias = has_bias ? b.data() : Tensor<T, D>();
   const V inputs[3] = {x, w, b};  // b only counts when defined

@@ -9,6 +9,7 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/autograd/elementwise.hpp"
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/reduce.hpp"
 #include "kt/autograd/var.hpp"
@@ -27,7 +28,7 @@ private:
 };
 
 template <class I, class G, impl::var_operands_t<I, G> = 0>
-auto mse_loss(const I& input_, const G& target_, const MSELossOptions& options = {}) {
+auto mse_loss(const I& input_, const G& target_, const MSELossOptions& options = {}) -> impl::var_of_t<I, G> {
   using V = impl::var_of_t<I, G>;
   impl::require_compatible<V, I>();
   impl::require_compatible<V, G>();
@@ -36,6 +37,12 @@ auto mse_loss(const I& input_, const G& target_, const MSELossOptions& options =
   impl::require_defined("kt::mse_loss", {input, target});
   KT_REQUIRE(input.shape() == target.shape(), "kt::mse_loss: input ", input.shape().str(), " and target ",
              target.shape().str(), " differ in shape");
+  using T = typename V::value_type;
+  using D = typename V::device_type;
+  // On PyTorch's fp32 list: the inner ops must not continue from 16-bit twins.
+  if (V result; impl::autocast_dispatch<impl::op_tag::Loss, T, D>(
+          result, [&](const V& i, const V& t) { return mse_loss(i, t, options); }, input, target))
+    return result;
   const V diff = input - target;
   const V squared = diff * diff;
   if (options.reduction() == Reduction::None) return squared;

@@ -10,6 +10,7 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/autograd/impl/operand.hpp"
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/functional/impl/loss_checks.hpp"
@@ -36,13 +37,16 @@ private:
 };
 
 template <class L, class T2, class D2, impl::var_operands_t<L> = 0>
-auto nll_loss(const L& log_probs_, const Tensor<T2, D2>& target, const NLLLossOptions& options = {}) {
+auto nll_loss(const L& log_probs_, const Tensor<T2, D2>& target, const NLLLossOptions& options = {}) -> impl::var_of_t<L> {
   using V = impl::var_of_t<L>;
   using T = typename V::value_type;
   using D = typename V::device_type;
   impl::require_targets<V, T2, D2>();
   KT_PROFILE_REGION("kt::nll_loss");
   const V log_probs = impl::as_var<V>(log_probs_);
+  if (V result; impl::autocast_dispatch<impl::op_tag::Loss, T, D>(
+          result, [&](const V& l) { return nll_loss(l, target, options); }, log_probs))
+    return result;
   impl::check_class_targets("kt::nll_loss", log_probs, target);
   const Reduction reduction = options.reduction();
   Tensor<T, D> rows(Shape{log_probs.size(0)});

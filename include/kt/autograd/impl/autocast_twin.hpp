@@ -20,7 +20,6 @@
 #include "kt/core/half.hpp"
 #include "kt/core/impl/autocast_state.hpp"
 #include "kt/tensor/impl/binary.hpp"
-#include "kt/tensor/impl/ops.hpp"
 
 #include <memory>
 #include <type_traits>
@@ -36,13 +35,6 @@ template <class H, class D>
 struct AutocastTwin final : AutocastTwinBase {
   Var<H, D> var;
 };
-
-/// Elementwise ops on PyTorch's autocast fp32 list (exp, log, pow): they run in fp32 whatever
-/// their inputs. (kt's reductions, softmax, log_softmax, layer_norm and losses have no twin
-/// path at all: they read the fp32 value, which is the same.)
-template <class Op>
-inline constexpr bool autocast_in_fp32_v =
-    std::is_same_v<Op, op::Exp> || std::is_same_v<Op, op::Log> || std::is_same_v<Op, op::Pow>;
 
 /// The AutocastDtype of a 16-bit dtype H.
 template <class H>

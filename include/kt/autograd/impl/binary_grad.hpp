@@ -6,7 +6,7 @@
 
 #include "kt/core/impl/internal.hpp"
 
-#include "kt/autograd/impl/autocast_twin.hpp"
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/tensor/elementwise.hpp"
@@ -119,11 +119,9 @@ auto var_binary(const char* name, const A& a, const B& b) {
   } else {
     if constexpr (is_var_v<A>) require_defined(name, {a});
     if constexpr (is_var_v<B>) require_defined(name, {b});
-    if constexpr (!autocast_in_fp32_v<typename Rule::Op>) {  // kt::amp::autocast: both operands 16-bit twins
-      if (V result; run_on_twins<T, D>(result, [&](const auto& x, const auto& y) { return var_binary<Rule>(name, x, y); },
-                                       a, b))
-        return result;
-    }
+    if (V result; autocast_dispatch<typename Rule::Op, T, D>(
+            result, [&](const auto& x, const auto& y) { return var_binary<Rule>(name, x, y); }, a, b))
+      return result;
     const auto& x = value_of(a);
     const auto& y = value_of(b);
     Tensor<T, D> out = binary<typename Rule::Op>(name, D(), x, y);

@@ -5,7 +5,7 @@
 
 #include "kt/core/impl/internal.hpp"
 
-#include "kt/autograd/impl/autocast_twin.hpp"
+#include "kt/autograd/impl/autocast_dispatch.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/impl/binary.hpp"
@@ -18,10 +18,8 @@ namespace kt::impl {
 template <class Op, class T, class D>
 Var<T, D> var_unary(const char* name, const Var<T, D>& a, Op f = Op{}) {
   require_defined(name, {a});
-  if constexpr (!autocast_in_fp32_v<Op>) {  // kt::amp::autocast: in the 16-bit dtype of a's twin
-    if (Var<T, D> result; run_on_twins<T, D>(result, [&](const auto& t) { return var_unary<Op>(name, t, f); }, a))
-      return result;
-  }
+  if (Var<T, D> result; autocast_dispatch<Op, T, D>(result, [&](const auto& t) { return var_unary<Op>(name, t, f); }, a))
+    return result;
   Tensor<T, D> out = unary(name, D(), a.data(), f);
   const Tensor<T, D> input = Op::uses_input ? a.data() : out;
   return record(name, out, {a}, [input, out, f, name](const Tensor<T, D>& g, const Needs&) {

@@ -3,10 +3,12 @@
 // 16-bit dtypes), each written once. Unary functors also give their derivative,
 // `grad(g, x, y)` = g · f'(x) from the upstream gradient g, the input x and the output y, which
 // autograd and the fused Linear epilogue use; `uses_input` says whether grad reads x (so
-// callers know whether the input must be kept for the backward pass).
+// callers know whether the input must be kept for the backward pass). Each differentiable op
+// also declares what it does under kt::amp::autocast (`autocast`, kt/core/impl/autocast_policy.hpp).
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/impl/autocast_policy.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -19,26 +21,33 @@ namespace kt::impl::op {
 // --- Binary: f(x, y). Comparisons give uint8 (`using result = std::uint8_t`). ---------------
 
 struct Add {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x, C y) const { return x + y; }
 };
 struct Sub {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x, C y) const { return x - y; }
 };
 struct Mul {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x, C y) const { return x * y; }
 };
 struct Div {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool divides = true;  // integer division by zero is checked first
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x, C y) const { return x / y; }
 };
 /// NaN propagates, as in torch.maximum / torch.minimum.
 struct Maximum {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x, C y) const { return (x != x || x > y) ? x : y; }
 };
 struct Minimum {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x, C y) const { return (x != x || x < y) ? x : y; }
 };
 struct Pow {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Fp32;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x, C y) const { return C(KT_KOKKOS_MATH::pow(x, y)); }
 };
 
@@ -84,11 +93,13 @@ struct divides<Op, std::void_t<decltype(Op::divides)>> : std::true_type {};
 // --- Unary: value and derivative. `floating` ops need a floating dtype. ---------------------
 
 struct Neg {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = false, uses_input = false;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return C(-x); }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C, C) const { return C(-g); }
 };
 struct Abs {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = false, uses_input = true;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return x < C(0) ? C(-x) : x; }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C x, C) const {
@@ -96,26 +107,31 @@ struct Abs {
   }
 };
 struct Exp {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Fp32;
   static constexpr bool floating = true, uses_input = false;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return KT_KOKKOS_MATH::exp(x); }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C, C y) const { return g * y; }
 };
 struct Log {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Fp32;
   static constexpr bool floating = true, uses_input = true;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return KT_KOKKOS_MATH::log(x); }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C x, C) const { return g / x; }
 };
 struct Sqrt {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = true, uses_input = false;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return KT_KOKKOS_MATH::sqrt(x); }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C, C y) const { return g / (C(2) * y); }
 };
 struct Sin {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = true, uses_input = true;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return KT_KOKKOS_MATH::sin(x); }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C x, C) const { return g * KT_KOKKOS_MATH::cos(x); }
 };
 struct Cos {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = true, uses_input = true;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return KT_KOKKOS_MATH::cos(x); }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C x, C) const { return C(-g) * KT_KOKKOS_MATH::sin(x); }
@@ -124,6 +140,7 @@ struct Cos {
 // Activations (also fused into Linear, see kt/tensor/activation.hpp).
 
 struct Identity {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = false, uses_input = false;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return x; }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C, C) const { return g; }
@@ -132,6 +149,7 @@ struct Identity {
 /// GCC turns the 0/1 product into a branch that mispredicts on a ReLU layer's random signs
 /// (docs/performance.md, "Fused Linear + ReLU"); the select also gives exactly 0 where y <= 0.
 struct Relu {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = false, uses_input = false;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return x > C(0) ? x : (x != x ? x : C(0)); }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C, C y) const { return y > C(0) ? g : C(0); }
@@ -139,6 +157,7 @@ struct Relu {
 /// GELU, the exact form 0.5 x (1 + erf(x / sqrt 2)) (PyTorch's default); its derivative
 /// Φ(x) + x φ(x) needs the input.
 struct Gelu {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = true, uses_input = true;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const {
     return C(0.5) * x * (C(1) + KT_KOKKOS_MATH::erf(x * C(0.70710678118654752440)));
@@ -150,12 +169,14 @@ struct Gelu {
   }
 };
 struct Tanh {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = true, uses_input = false;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const { return KT_KOKKOS_MATH::tanh(x); }
   template <class C> KOKKOS_INLINE_FUNCTION C grad(C g, C, C y) const { return g * (C(1) - y * y); }
 };
 /// Two branches keep exp's argument non-positive, so neither overflows.
 struct Sigmoid {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = true, uses_input = false;
   template <class C> KOKKOS_INLINE_FUNCTION C operator()(C x) const {
     return x >= C(0) ? C(1) / (C(1) + KT_KOKKOS_MATH::exp(-x)) : KT_KOKKOS_MATH::exp(x) / (C(1) + KT_KOKKOS_MATH::exp(x));
@@ -167,6 +188,7 @@ struct Sigmoid {
 /// convention at the bounds).
 template <class C>
 struct Clamp {
+  static constexpr AutocastPolicy autocast = AutocastPolicy::Promote;
   static constexpr bool floating = false, uses_input = true;
   C lo, hi;
   KOKKOS_INLINE_FUNCTION C operator()(C x) const { return x != x ? x : (x < lo ? lo : (x > hi ? hi : x)); }
