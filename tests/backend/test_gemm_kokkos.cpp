@@ -251,6 +251,43 @@ TEST_CASE_TEMPLATE("the team (GPU) kernel's code, run on host teams, matches the
 }
 
 #if defined(KOKKOS_ENABLE_OPENMP)
+TEST_CASE_TEMPLATE("the host kernel's plan: MR x NR multiples, an item per thread where C allows, scratch in L2",
+                   Acc, float, double) {
+  using Tiles = kt::impl::GemmTiles<Kokkos::DefaultHostExecutionSpace, Acc>;
+  constexpr i64 MR = Tiles::MR, NR = Tiles::NR;
+  const auto round_up = [](i64 x, i64 r) { return (x + r - 1) / r * r; };
+  for (i64 m : {1, 7, 64, 100, 512, 1000, 4096})
+    for (i64 n : {1, 10, 64, 300, 2048, 5000})
+      for (i64 batch : {1, 3})
+        for (i64 threads : {1, 2, 8, 64})
+          for (bool in_place : {true, false}) {
+            CAPTURE(m);
+            CAPTURE(n);
+            CAPTURE(batch);
+            CAPTURE(threads);
+            CAPTURE(in_place);
+            const auto plan = kt::impl::gemm_host_plan<Tiles>(m, n, batch, threads, in_place);
+            CHECK(plan.rows % MR == 0);
+            CHECK(plan.cols % NR == 0);
+            CHECK(plan.rows >= MR);
+            CHECK(plan.rows <= round_up(m, MR));
+            CHECK(plan.cols >= NR);
+            CHECK(plan.cols <= round_up(n, NR));
+            const i64 items = (m + plan.rows - 1) / plan.rows * ((n + plan.cols - 1) / plan.cols) * batch;
+            if (items < threads) CHECK((plan.rows <= 4 * MR && plan.cols <= 4 * NR));  // cut as far as it goes
+            if (!in_place) CHECK((plan.rows * plan.cols <= kt::impl::kGemmHostAccElements || plan.rows == MR));
+            if (threads == 1 && in_place) {  // one thread: whole rows, n cut evenly into <= 2048 columns
+              const i64 col_tiles = (n + 2047) / 2048;
+              CHECK(plan.rows == round_up(m, MR));
+              CHECK(plan.cols == round_up((n + col_tiles - 1) / col_tiles, NR));
+            }
+          }
+  // The main example's first layer on one thread: one item, every operand packed once.
+  const auto one = kt::impl::gemm_host_plan<Tiles>(256, 512, 1, 1, true);
+  CHECK(one.rows == round_up(256, MR));
+  CHECK(one.cols == 512);
+}
+
 TEST_CASE("gemm_kokkos results are bit-identical on OpenMP and Serial") {
   // Each element is summed over k in order whatever the thread count, tiles or schedule; run
   // with --kokkos-threads=1, 3, 4 too (tests/CMakeLists.txt reruns *bit-identical* cases).

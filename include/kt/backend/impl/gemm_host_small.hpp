@@ -54,10 +54,10 @@ KT_IMPL_GEMM_MICRO_INLINE void gemm_micro_direct(std::int64_t k, const Acc* KOKK
   for (int i = 0; i < MR; ++i)
     for (int j = 0; j < NR; ++j) acc[i][j] = Acc(0);
   for (std::int64_t l = 0; l < k; ++l) {
-    KT_IMPL_GEMM_UNROLL_ROWS
+    KT_IMPL_UNROLL_ROWS
     for (int i = 0; i < MR; ++i) {
       const Acc ai = a[i * ars + l * acs];
-      KT_IMPL_GEMM_UNROLL_COLS
+      KT_IMPL_UNROLL_COLS
       for (int j = 0; j < NR; ++j) acc[i][j] += ai * b[l * ldb + j];
     }
   }

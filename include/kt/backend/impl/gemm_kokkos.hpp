@@ -29,9 +29,9 @@
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_host_small.hpp"
 #include "kt/backend/impl/gemm_kokkos_host.hpp"
+#include "kt/backend/impl/gemm_layout.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"
 #include "kt/core/dtype.hpp"
-#include "kt/core/error.hpp"
 #include "kt/core/profiling.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -64,7 +64,7 @@ KOKKOS_INLINE_FUNCTION void gemm_pack(const Member& team, Acc* dst, const T* src
   }
 }
 
-/// The team kernel (GPUs): one team per mc x nc tile of C, as described at the top, with the
+/// The team kernel (GPUs): one team per MC x NC tile of C, as described at the top, with the
 /// tile sizes of Tiles, `team_size` x `vector_length` threads per team and the tiles in
 /// scratch level `scratch_level`.
 template <class Tiles, class Exec, class T, class C>
@@ -72,73 +72,50 @@ void gemm_kokkos_team(const Exec& exec, const GemmProblem<T, C>& p, int team_siz
                       int scratch_level) {
   using Acc = gemm_acc_t<T>;
   constexpr int MR = Tiles::MR, NR = Tiles::NR, KC = Tiles::KC;
-  const std::int64_t mc = Tiles::MC, nc = Tiles::NC;
-  const std::int64_t mt = (p.m + mc - 1) / mc, nt = (p.n + nc - 1) / nc;
-  KT_REQUIRE(mt * nt * p.batch <= std::int64_t(INT32_MAX), "kt::gemm_kokkos: too many tiles: ",
-             mt, " x ", nt, " x ", p.batch);
-  const int mcap = int(mc), ncap = int(nc), ldcs = int(nc) + Tiles::c_pad;
-  // Scratch: packed A (mc x KC), packed B (KC x nc), C tile (mc x nc); +64 B to align each.
-  const int a_stride = KC * MR + Tiles::pad, b_stride = KC * NR + Tiles::pad;
-  const std::size_t a_len = std::size_t(mc / MR) * a_stride, b_len = std::size_t(nc / NR) * b_stride,
-                    c_len = std::size_t(mc) * std::size_t(nc + Tiles::c_pad);
-  const std::size_t bytes = (a_len + b_len + c_len) * sizeof(Acc) + 3 * 64;
-
-  // op(A)(i, l) = a[i*ars + l*acs]; op(B)(l, j) = b[j*brs + l*bcs] (B is packed as op(B)^T).
-  const bool ta = p.trans_a == Transpose::Yes, tb = p.trans_b == Transpose::Yes;
-  const std::int64_t ars = ta ? 1 : p.lda, acs = ta ? p.lda : 1;
-  const std::int64_t brs = tb ? p.ldb : 1, bcs = tb ? 1 : p.ldb;
-  const std::int64_t m = p.m, n = p.n, k = p.k, ldc = p.ldc;
-  const std::int64_t sa = p.stride_a, sb = p.stride_b, sc = p.stride_c;
-  const T* const a = p.a;
-  const T* const b = p.b;
-  C* const c = p.c;
+  const GemmLayout<T, C> L(p, Tiles::MC, Tiles::NC);
+  // Scratch: packed A (MC x KC), packed B (KC x NC), the C tile (MC x NC, rows ldcs apart).
+  const int ldcs = Tiles::NC + Tiles::c_pad;
+  const auto S = GemmScratch<Acc>::template of<Tiles>(Tiles::MC / MR, Tiles::NC / NR, std::size_t(Tiles::MC) * ldcs);
   const Acc alpha = Acc(p.alpha), beta = Acc(p.beta);
-
   // Dynamic: tiles go to whichever thread is free, which evens out edge tiles and cores
   // shared with other processes (the result does not depend on who computes a tile).
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>>;
   using Member = typename Policy::member_type;
-  const Policy policy = Policy(exec, int(mt * nt * p.batch), team_size, vector_length)
-                            .set_scratch_size(scratch_level, Kokkos::PerTeam(bytes));
+  const Policy policy = Policy(exec, L.items(), team_size, vector_length)
+                            .set_scratch_size(scratch_level, Kokkos::PerTeam(S.bytes()));
   Kokkos::parallel_for("kt::gemm_kokkos", policy, KOKKOS_LAMBDA(const Member& team) {
-    const std::int64_t t = team.league_rank();
-    const std::int64_t bi = t / (mt * nt), ti = t / nt % mt, tj = t % nt;
-    const std::int64_t i0 = ti * mcap, j0 = tj * ncap;
-    const int mcur = int(m - i0 < mcap ? m - i0 : mcap), ncur = int(n - j0 < ncap ? n - j0 : ncap);
-    const int mp = (mcur + MR - 1) / MR, np = (ncur + NR - 1) / NR;  // micro-panels in use
-    auto& scratch = team.team_scratch(scratch_level);
-    Acc* const as = static_cast<Acc*>(scratch.get_shmem_aligned(a_len * sizeof(Acc), 64));
-    Acc* const bs = static_cast<Acc*>(scratch.get_shmem_aligned(b_len * sizeof(Acc), 64));
-    Acc* const cs = static_cast<Acc*>(scratch.get_shmem_aligned(c_len * sizeof(Acc), 64));
-    const T* const ab = a + bi * sa + i0 * ars;
-    const T* const bb = b + bi * sb + j0 * brs;
-    for (std::int64_t k0 = 0; k0 < k; k0 += KC) {
-      const int kc = int(k - k0 < KC ? k - k0 : KC);
-      gemm_pack<MR>(team, as, ab + k0 * acs, ars, acs, mcur, mp, kc, a_stride);
-      gemm_pack<NR>(team, bs, bb + k0 * bcs, brs, bcs, ncur, np, kc, b_stride);
+    const GemmTile t = L.tile(team.league_rank());
+    const int mp = (t.rows + MR - 1) / MR, np = (t.cols + NR - 1) / NR;  // micro-panels in use
+    const GemmBuffers<Acc> buf = S.carve(team.team_scratch(scratch_level));
+    const T* const ab = L.a_of(t);
+    const T* const bb = L.b_of(t);
+    for (std::int64_t k0 = 0; k0 < L.k; k0 += KC) {
+      const int kc = int(L.k - k0 < KC ? L.k - k0 : KC);
+      gemm_pack<MR>(team, buf.a, ab + k0 * L.acs, L.ars, L.acs, t.rows, mp, kc, S.a_stride);
+      gemm_pack<NR>(team, buf.b, bb + k0 * L.bcs, L.brs, L.bcs, t.cols, np, kc, S.b_stride);
       team.team_barrier();
       // jr outside, ir inside: on the host one B micro-panel stays in L1 for all of the tile's
       // A micro-panels; on a GPU, team ranks take jr and vector lanes take ir.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](int jr) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, mp), [&](int ir) {
-          gemm_micro<MR, NR>(kc, as + ir * a_stride, bs + jr * b_stride,
-                             cs + ir * MR * ldcs + jr * NR, ldcs, k0 == 0);
+          gemm_micro<MR, NR>(kc, buf.a + ir * S.a_stride, buf.b + jr * S.b_stride,
+                             buf.acc + ir * MR * ldcs + jr * NR, ldcs, k0 == 0);
         });
       });
       team.team_barrier();
     }
     // Epilogue: C = alpha * acc + beta * C, once per element; beta == 0 never reads C.
-    C* const cb = c + bi * sc + i0 * ldc + j0;
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, mcur), [&](int i) {
-      C* const ci = cb + i * ldc;
-      const Acc* const si = cs + i * ldcs;
+    C* const cb = L.c_of(t);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, t.rows), [&](int i) {
+      C* const ci = cb + i * L.ldc;
+      const Acc* const si = buf.acc + i * ldcs;
       if (beta == Acc(0)) {
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
-          ci[j] = static_cast<C>(alpha * si[j]);
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, t.cols), [&](int j) {
+          gemm_store<false>(ci[j], si[j], alpha, beta);
         });
       } else {
-        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, ncur), [&](int j) {
-          ci[j] = static_cast<C>(alpha * si[j] + beta * gemm_load<Acc>(ci[j]));
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, t.cols), [&](int j) {
+          gemm_store<true>(ci[j], si[j], alpha, beta);
         });
       }
     });

@@ -6,6 +6,7 @@
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/core/dtype.hpp"
+#include "kt/core/impl/unroll.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -93,22 +94,7 @@ KOKKOS_FORCEINLINE_FUNCTION Acc gemm_load(const T& x) {
   return static_cast<Acc>(static_cast<compute_t<T>>(x));
 }
 
-// Loop hints for the micro-kernel. GCC: unroll the MR rows completely but keep the NR loop a
-// loop, so that the *loop* vectorizer turns it into NR/simd vector FMAs whose accumulators it
-// then keeps in registers; fully unrolled, GCC 12 instead vectorizes the k loop as a far
-// slower SLP reduction with lane permutes and spills. Clang's SLP vectorizer is faster with
-// everything unrolled (docs/performance.md, "kt's own host kernel against OpenBLAS"). GPU:
-// unroll everything, the register block is scalar registers.
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
-#define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("unroll")
-#define KT_IMPL_GEMM_UNROLL_COLS _Pragma("unroll")
-#elif defined(__GNUC__) && !defined(__NVCC__)  // nvcc's front end rejects GCC's pragma
-#define KT_IMPL_GEMM_UNROLL_ROWS _Pragma("GCC unroll 64")
-#define KT_IMPL_GEMM_UNROLL_COLS _Pragma("GCC unroll 1")
-#else
-#define KT_IMPL_GEMM_UNROLL_ROWS
-#define KT_IMPL_GEMM_UNROLL_COLS
-#endif
+// Loop hints: kt/core/impl/unroll.hpp.
 // Host: a function of its own. Compiled inside the large team lambda, GCC 12 kept the AVX-512
 // block (MR = 12) in memory instead of registers; on its own it gets every target right. And
 // Serial and OpenMP then run the very same machine code for every multiply-add. With
@@ -134,10 +120,10 @@ KT_IMPL_GEMM_MICRO_INLINE void gemm_micro(int kc, const Acc* KOKKOS_RESTRICT a,
   for (int i = 0; i < MR; ++i)
     for (int j = 0; j < NR; ++j) acc[i][j] = first ? Acc(0) : c[i * ldc + j];
   for (int l = 0; l < kc; ++l) {
-    KT_IMPL_GEMM_UNROLL_ROWS
+    KT_IMPL_UNROLL_ROWS
     for (int i = 0; i < MR; ++i) {
       const Acc ai = a[l * MR + i];
-      KT_IMPL_GEMM_UNROLL_COLS
+      KT_IMPL_UNROLL_COLS
       for (int j = 0; j < NR; ++j) acc[i][j] += ai * b[l * NR + j];
     }
   }
@@ -147,5 +133,5 @@ KT_IMPL_GEMM_MICRO_INLINE void gemm_micro(int kc, const Acc* KOKKOS_RESTRICT a,
 
 }  // namespace kt::impl
 
-// KT_IMPL_GEMM_UNROLL_ROWS/COLS and KT_IMPL_GEMM_MICRO_INLINE stay defined: the unpacked
-// micro-kernel of kt/backend/impl/gemm_host_small.hpp uses them too.
+// KT_IMPL_GEMM_MICRO_INLINE stays defined: the unpacked micro-kernel of
+// kt/backend/impl/gemm_host_small.hpp uses it too.

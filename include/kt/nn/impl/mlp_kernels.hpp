@@ -19,6 +19,7 @@
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/impl/unroll.hpp"
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/ops.hpp"
 #include "kt/tensor/impl/with_activation.hpp"
@@ -45,17 +46,7 @@ inline constexpr int kMLPRows = kMLPHostRows;
 inline constexpr int kMLPCols = kMLPPad;
 #endif
 
-// Unroll the row loop, keep the column loop a loop for GCC's loop vectoriser (see above).
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__clang__)
-#define KT_IMPL_MLP_UNROLL_ROWS _Pragma("unroll")
-#define KT_IMPL_MLP_UNROLL_COLS _Pragma("unroll")
-#elif defined(__GNUC__) && !defined(__NVCC__)  // nvcc's front end rejects GCC's pragma
-#define KT_IMPL_MLP_UNROLL_ROWS _Pragma("GCC unroll 64")
-#define KT_IMPL_MLP_UNROLL_COLS _Pragma("GCC unroll 1")
-#else
-#define KT_IMPL_MLP_UNROLL_ROWS
-#define KT_IMPL_MLP_UNROLL_COLS
-#endif
+// Unroll the row loop, keep the column loop a loop (kt/core/impl/unroll.hpp).
 
 // Host: the one-point layer is a function of its own, so that its machine code does not depend
 // on the user's lambda it is called from (kt's GEMM found GCC 12 keeping a register block in
@@ -104,11 +95,11 @@ KOKKOS_FORCEINLINE_FUNCTION void mlp_point_chunk(const float* x, int n_in, const
   }
   const int half = n_in / S;
   for (int k = 0; k < half; ++k) {
-    KT_IMPL_MLP_UNROLL_ROWS
+    KT_IMPL_UNROLL_ROWS
     for (int s = 0; s < S; ++s) {
       const float xk = x[s * half + k];
       const W* wr = w + static_cast<std::int64_t>(s * half + k) * ld;
-      KT_IMPL_MLP_UNROLL_COLS
+      KT_IMPL_UNROLL_COLS
       for (int c = 0; c < C; ++c) acc[s][c] += xk * static_cast<float>(wr[c]);
     }
   }
@@ -150,10 +141,10 @@ KOKKOS_INLINE_FUNCTION void mlp_tile_block(const float* const (&x)[R], int n_in,
     const W* wr = w + static_cast<std::int64_t>(k) * ld;
     float wk[C];
     for (int c = 0; c < C; ++c) wk[c] = static_cast<float>(wr[c]);
-    KT_IMPL_MLP_UNROLL_ROWS
+    KT_IMPL_UNROLL_ROWS
     for (int r = 0; r < R; ++r) {
       const float xk = x[r][k];
-      KT_IMPL_MLP_UNROLL_COLS
+      KT_IMPL_UNROLL_COLS
       for (int c = 0; c < C; ++c) acc[r][c] += xk * wk[c];
     }
   }
