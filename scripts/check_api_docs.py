@@ -14,13 +14,11 @@ it is public only because C++ needs it to be (a member a kt template calls on us
 never to hide an undocumented feature.
 """
 
-import json
-import os
 import pathlib
 import re
-import shutil
-import subprocess
 import sys
+
+import ctags_json
 
 KINDS = "cfsgtup"  # class, function, struct, enum, typedef/alias, union, prototype
 HIDDEN_SCOPES = {"impl", "detail", "std"}
@@ -28,19 +26,8 @@ HIDDEN_SCOPES = {"impl", "detail", "std"}
 
 def public_names(root: pathlib.Path):
     """(name, path, line) for each public entry point of include/kt."""
-    ctags = os.environ.get("KT_CTAGS") or shutil.which("ctags")
-    if ctags is None or "Universal Ctags" not in subprocess.run(
-        [ctags, "--version"], capture_output=True, text=True
-    ).stdout:
-        sys.exit("check_api_docs: needs Universal Ctags on PATH (Debian: apt-get install universal-ctags)")
-    out = subprocess.run(
-        [ctags, "-R", "--languages=C++", "--langmap=C++:+.hpp", f"--kinds-C++={KINDS}",
-         "--fields=+aKsZn", "--output-format=json", "--exclude=*/impl/*", "-f", "-", "include/kt"],
-        cwd=root, capture_output=True, text=True, check=True).stdout
-    for line in out.splitlines():
-        tag = json.loads(line)
-        if tag.get("_type") != "tag":
-            continue
+    for tag in ctags_json.tags(root, KINDS, "+aKsZn", ["include/kt"], exclude=["*/impl/*"], recurse=True,
+                               who="check_api_docs"):
         name, scope = tag["name"], tag.get("scope", "")
         parts = scope.split("::") if scope else []
         if HIDDEN_SCOPES & set(parts) or any(p.startswith("__anon") for p in parts):
@@ -83,7 +70,7 @@ def allowed(root: pathlib.Path):
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    root = ctags_json.repo_root(sys.argv).resolve()
     words = documented_words(root)
     exempt = allowed(root)
     missing = {}

@@ -11,12 +11,10 @@ the public functions of kt's differentiable-op headers with Universal Ctags and 
 each one that has no row in the test ("name(" for functions; "h + h", "-h", ... for operators).
 """
 
-import json
-import os
 import pathlib
-import shutil
-import subprocess
 import sys
+
+import ctags_json
 
 OP_HEADERS = ["include/kt/autograd/elementwise.hpp", "include/kt/autograd/unary.hpp",
               "include/kt/autograd/reduce.hpp", "include/kt/autograd/shape_ops.hpp",
@@ -29,25 +27,14 @@ OPERATOR_ROWS = {("operator +", "elementwise.hpp"): '"h + ', ("operator -", "ele
 
 
 def public_ops(root: pathlib.Path):
-    ctags = os.environ.get("KT_CTAGS") or shutil.which("ctags")
-    if ctags is None or "Universal Ctags" not in subprocess.run(
-        [ctags, "--version"], capture_output=True, text=True
-    ).stdout:
-        sys.exit("check_autocast_ops: needs Universal Ctags on PATH (Debian: apt-get install universal-ctags)")
     files = sorted(str(p.relative_to(root)) for pattern in OP_HEADERS for p in root.glob(pattern))
-    out = subprocess.run(
-        [ctags, "--languages=C++", "--langmap=C++:+.hpp", "--kinds-C++=fp", "--fields=+aKsZn",
-         "--output-format=json", "-f", "-", *files], cwd=root, capture_output=True, text=True, check=True).stdout
-    ops = set()
-    for line in out.splitlines():
-        tag = json.loads(line)
-        if tag.get("_type") == "tag" and tag.get("scope") == "kt" and tag.get("scopeKind") == "namespace":
-            ops.add((tag["name"], pathlib.Path(tag["path"]).name))
-    return sorted(ops)
+    return sorted({(tag["name"], pathlib.Path(tag["path"]).name)
+                   for tag in ctags_json.tags(root, "fp", "+aKsZn", files, who="check_autocast_ops")
+                   if tag.get("scope") == "kt" and tag.get("scopeKind") == "namespace"})
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent)
+    root = ctags_json.repo_root(sys.argv)
     test = (root / TEST).read_text(encoding="utf-8")
     ops = public_ops(root)
     missing = []

@@ -9,30 +9,18 @@ the limit: a longer function mixes jobs that a name each would explain (a kernel
 packing, edge cases and epilogue, say).
 """
 
-import json
-import os
-import pathlib
-import shutil
-import subprocess
 import sys
+
+import ctags_json
 
 LIMIT = 60
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parent.parent)
-    ctags = os.environ.get("KT_CTAGS") or shutil.which("ctags")
-    if ctags is None or "Universal Ctags" not in subprocess.run(
-        [ctags, "--version"], capture_output=True, text=True
-    ).stdout:
-        sys.exit("check_function_length: needs Universal Ctags on PATH (Debian: apt-get install universal-ctags)")
-    out = subprocess.run(
-        [ctags, "-R", "--languages=C++", "--langmap=C++:+.hpp", "--kinds-C++=f", "--fields=+ne",
-         "--output-format=json", "-f", "-", "include/kt"], cwd=root, capture_output=True, text=True, check=True).stdout
+    root = ctags_json.repo_root(sys.argv)
     long, count = [], 0
-    for line in out.splitlines():
-        tag = json.loads(line)
-        if tag.get("_type") != "tag" or "end" not in tag:
+    for tag in ctags_json.tags(root, "f", "+ne", ["include/kt"], recurse=True, who="check_function_length"):
+        if "end" not in tag:
             continue
         count += 1
         lines = tag["end"] - tag["line"] + 1
