@@ -86,7 +86,7 @@ TEST_CASE_TEMPLATE("autocast<D, kt::half> runs them in half", D, KT_DEVICES) {
 TEST_CASE_TEMPLATE("autocast nests, can be disabled, and caches each parameter's cast once per region", D, KT_DEVICES) {
   Operands<D> o;
   const auto fp32 = kt::linear(o.x, o.w, o.b).data();
-  auto& cache = kt::impl::autocast_state<D>().cache;
+  auto& cache = kt::impl::autocast_cast_cache<D>();
   {
     kt::amp::autocast<D> outer;
     CHECK_FALSE(bit_equal(kt::linear(o.x, o.w, o.b).data(), fp32));
@@ -115,6 +115,29 @@ TEST_CASE_TEMPLATE("autocast nests, can be disabled, and caches each parameter's
       .backward();
   CHECK(within_16bit_rounding<B>(o.w.grad(), manual.w.grad()));
   CHECK(bit_equal(o.b.grad(), manual.b.grad()));
+}
+
+TEST_CASE_TEMPLATE("nested regions of both 16-bit dtypes each use the parameter cast to their own", D, KT_DEVICES) {
+  // One parameter, cached as bfloat16 by the outer region, then needed in half by an inner one:
+  // each region's products use the cast to its own dtype.
+  Operands<D> o;
+  const auto written_out = [&](auto h) {
+    using H = decltype(h);
+    return kt::linear(o.x.template to<H>(), o.w.template to<H>(), o.b.template to<H>()).template to<float>().data();
+  };
+  kt::Tensor<float, D> outer_first, inner, outer_again;
+  {
+    kt::amp::autocast<D, kt::bfloat16> outer;
+    outer_first = kt::linear(o.x, o.w, o.b).data();
+    {
+      kt::amp::autocast<D, kt::half> nested;
+      inner = kt::linear(o.x, o.w, o.b).data();
+    }
+    outer_again = kt::linear(o.x, o.w, o.b).data();
+  }
+  CHECK(bit_equal(outer_first, written_out(kt::bfloat16{})));
+  CHECK(bit_equal(inner, written_out(kt::half{})));
+  CHECK(bit_equal(outer_again, written_out(kt::bfloat16{})));
 }
 
 // The weight's gradient is the fp32 accumulation of the 16-bit operands, not rounded to 16

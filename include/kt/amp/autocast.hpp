@@ -41,6 +41,7 @@
 
 #include "kt/core/impl/public_begin.hpp"
 
+#include "kt/autograd/impl/autocast_cast.hpp"
 #include "kt/autograd/impl/autocast_twin.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/core/bfloat16.hpp"
@@ -77,9 +78,8 @@ public:
                  : (std::is_same_v<H, half> ? impl::AutocastDtype::Half : impl::AutocastDtype::BFloat16);
   }
   ~autocast() {
-    auto& state = impl::autocast_state<D>();
-    state.dtype = previous_;
-    if (previous_ == impl::AutocastDtype::None) state.cache.clear();  // the outermost region ended
+    impl::autocast_state<D>().dtype = previous_;
+    if (previous_ == impl::AutocastDtype::None) impl::autocast_cast_cache<D>().clear();  // the outermost region ended
   }
   autocast(const autocast&) = delete;
   autocast& operator=(const autocast&) = delete;

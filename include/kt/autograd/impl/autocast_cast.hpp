@@ -14,7 +14,9 @@
 #include "kt/core/impl/autocast_state.hpp"
 
 #include <memory>
-#include <utility>
+#include <optional>
+#include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 namespace kt::impl {
@@ -42,22 +44,38 @@ bool is_parameter(const Var<float, D>& v) {
   return state->requires_grad && !state->grad_fn;
 }
 
+/// A parameter's casts, one per 16-bit dtype (nested regions of both kinds cast it to each),
+/// and the parameter's state, kept alive so that its address, the cache's key, is not reused.
+template <class D>
+struct CastCacheEntry {
+  std::shared_ptr<const VarImpl<float, D>> source;
+  std::optional<CachedCast<half, D>> to_half;
+  std::optional<CachedCast<bfloat16, D>> to_bfloat16;
+
+  template <class H>
+  std::optional<CachedCast<H, D>>& cast() {
+    if constexpr (std::is_same_v<H, half>) return to_half;
+    else return to_bfloat16;
+  }
+};
+
+/// This thread's casts of parameters for device D; the outermost autocast region empties it
+/// when it ends (kt/amp/autocast.hpp).
+template <class D>
+std::unordered_map<const VarImpl<float, D>*, CastCacheEntry<D>>& autocast_cast_cache() {
+  thread_local std::unordered_map<const VarImpl<float, D>*, CastCacheEntry<D>> cache;
+  return cache;
+}
+
 /// The cache entry of parameter v: found, renewed when stale, or made.
 template <class H, class D>
 CachedCast<H, D>& cached_cast(const Var<float, D>& v) {
   const auto& source = VarAccess::state(v);
-  auto& cache = autocast_state<D>().cache;
-  const auto hit = cache.find(source.get());
-  if (hit != cache.end()) {
-    auto& entry = *std::static_pointer_cast<CachedCast<H, D>>(hit->second.second);
-    if (!entry.stale()) return entry;
-    cache.erase(hit);
-  }
-  auto entry = std::make_shared<CachedCast<H, D>>();
-  entry->cast = v.template to<H>();
-  auto& out = *entry;
-  cache.emplace(source.get(), std::make_pair(std::shared_ptr<const void>(source), std::shared_ptr<void>(entry)));
-  return out;
+  CastCacheEntry<D>& entry = autocast_cast_cache<D>()[source.get()];
+  entry.source = source;
+  std::optional<CachedCast<H, D>>& cast = entry.template cast<H>();
+  if (!cast || cast->stale()) cast = CachedCast<H, D>{v.template to<H>()};
+  return *cast;
 }
 
 template <class H, class D>

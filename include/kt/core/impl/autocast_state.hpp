@@ -1,14 +1,11 @@
 #pragma once
 // The state behind kt::amp::autocast, kept in core/ because ops of lower layers consult it
-// (autograd's matmul, functional's linear): per device type and per thread (as PyTorch's),
-// the 16-bit dtype ops cast to (none outside a region) and the region's cache of casts of
-// parameters, so that a weight used by several ops in one forward is converted once.
+// (autograd's ops, functional's): per device type and per thread (as PyTorch's), the 16-bit
+// dtype ops cast to (none outside a region). The region's cache of parameters' casts is
+// autograd's (kt/autograd/impl/autocast_cast.hpp).
 
 #include "kt/core/impl/internal.hpp"
 
-#include <memory>
-#include <unordered_map>
-#include <utility>
 
 namespace kt::impl {
 
@@ -28,8 +25,6 @@ inline constexpr bool autocast_compiled = true;
 
 struct AutocastState {
   AutocastDtype dtype = AutocastDtype::None;
-  /// Source variable -> (the source, kept alive so its address is not reused; its cast).
-  std::unordered_map<const void*, std::pair<std::shared_ptr<const void>, std::shared_ptr<void>>> cache;
 };
 
 /// This thread's autocast state for device D.
