@@ -40,7 +40,7 @@ auto mse_loss(const I& input_, const G& target_, const MSELossOptions& options =
   using T = typename V::value_type;
   using D = typename V::device_type;
   // On PyTorch's fp32 list: the inner ops must not continue from 16-bit twins.
-  if (V result; impl::autocast_dispatch<impl::op_tag::Loss, T, D>(
+  if (V result; impl::autocast_dispatch<impl::op_tag::MseLoss, T, D>(
           result, [&](const V& i, const V& t) { return mse_loss(i, t, options); }, input, target))
     return result;
   const V diff = input - target;

@@ -25,16 +25,18 @@ namespace kt::impl {
 
 /// The policies of the ops that have no functor, one line each.
 namespace op_tag {
-template <AutocastPolicy P>
+/// A tag's policy and its two optional flags: `casts_own_operands` (a LowerPrecision op that is
+/// handed the fp32 operands and the 16-bit dtype), `composite` (an Fp32 op built of other ops,
+/// which must not see its operands' twins: the dispatch runs it once more without them).
+template <AutocastPolicy P, bool CastsOwnOperands = false, bool Composite = false>
 struct Declares {
   static constexpr AutocastPolicy autocast = P;
+  static constexpr bool casts_own_operands = CastsOwnOperands, composite = Composite;
 };
 struct Matmul : Declares<AutocastPolicy::LowerPrecision> {};
 /// Casts its own operands: its node hands the fp32 master weight its gradient straight from a
 /// GEMM with fp32 output, unrounded (kt/functional/impl/autocast_linear.hpp).
-struct Linear : Declares<AutocastPolicy::LowerPrecision> {
-  static constexpr bool casts_own_operands = true;
-};
+struct Linear : Declares<AutocastPolicy::LowerPrecision, /*CastsOwnOperands=*/true> {};
 struct Reshape : Declares<AutocastPolicy::Promote> {};
 struct Flatten : Declares<AutocastPolicy::Promote> {};
 struct Slice : Declares<AutocastPolicy::Promote> {};
@@ -47,12 +49,15 @@ struct Reduction : Declares<AutocastPolicy::Fp32> {};
 struct Softmax : Declares<AutocastPolicy::Fp32> {};
 struct LayerNorm : Declares<AutocastPolicy::Fp32> {};
 struct Loss : Declares<AutocastPolicy::Fp32> {};
+/// (input − target)² reduced, written with sub, mul and mean.
+struct MseLoss : Declares<AutocastPolicy::Fp32, false, /*Composite=*/true> {};
 }  // namespace op_tag
 
+/// Op's flags: a tag's (op_tag::Declares), none for a functor of kt/tensor/impl/ops.hpp.
 template <class Op, class = void>
-struct casts_own_operands : std::false_type {};
+struct autocast_flags : op_tag::Declares<AutocastPolicy::Promote> {};
 template <class Op>
-struct casts_own_operands<Op, std::void_t<decltype(Op::casts_own_operands)>> : std::bool_constant<Op::casts_own_operands> {};
+struct autocast_flags<Op, std::void_t<decltype(Op::composite)>> : Op {};
 
 /// x with its twin dropped (a Var<float>), or x itself.
 template <class X>
@@ -92,17 +97,21 @@ bool autocast_dispatch(Result& result, const F& f, const Xs&... xs) {
   if constexpr (policy == AutocastPolicy::Promote) {
     return run_on_twins<T, D>(result, f, xs...);
   } else if constexpr (policy == AutocastPolicy::Fp32) {
-    // The op runs on the fp32 values; a composite op (mse_loss) must not let its inner ops
-    // continue from the operands' twins, so they are dropped first.
-    return in_autocast_region<T, D>([&](auto) {
-      if (!(has_any_twin(xs) || ...)) return false;
-      result = f(without_twin(xs)...);
-      return true;
-    });
+    // The op reads the fp32 values as written; only a composite op must not let its inner ops
+    // continue from the operands' twins, so it runs once more without them.
+    if constexpr (!autocast_flags<Op>::composite) {
+      return false;
+    } else {
+      return in_autocast_region<T, D>([&](auto) {
+        if (!(has_any_twin(xs) || ...)) return false;
+        result = f(without_twin(xs)...);
+        return true;
+      });
+    }
   } else {
     return in_autocast_region<T, D>([&](auto tag) {
       using H = decltype(tag);
-      if constexpr (casts_own_operands<Op>::value) result = f(tag, xs...);
+      if constexpr (autocast_flags<Op>::casts_own_operands) result = f(tag, xs...);
       else result = widen_with_twin(f(lowered<H, D>(xs)...));
       return true;
     });
