@@ -79,17 +79,14 @@ def main():
         total.add(name)
         if name not in words and name not in exempt:
             missing.setdefault(name, f"{path}:{line}")
-    stale = sorted(exempt - total)
-    for name in stale:
-        print(f"check_api_docs: scripts/api_docs_allow.txt names '{name}', which is no longer public")
-    for name, where in sorted(missing.items()):
-        print(f"undocumented: {name}  ({where})")
-    if missing or stale:
-        print(f"check_api_docs: {len(missing)} of {len(total)} public names are in no page of docs/ or the "
-              "README; show each in a snippet or a sentence of the page for its layer")
-        return 1
-    print(f"check_api_docs: all {len(total)} public names appear in the docs")
-    return 0
+    problems = [f"check_api_docs: scripts/api_docs_allow.txt names '{name}', which is no longer public"
+                for name in sorted(exempt - total)]
+    problems += [f"undocumented: {name}  ({where})" for name, where in sorted(missing.items())]
+    return ctags_json.verdict(
+        problems,
+        f"check_api_docs: {len(missing)} of {len(total)} public names are in no page of docs/ or the README; "
+        "show each in a snippet or a sentence of the page for its layer",
+        f"check_api_docs: all {len(total)} public names appear in the docs")
 
 
 if __name__ == "__main__":

@@ -41,17 +41,15 @@ def main():
     for name, header in ops:
         row = OPERATOR_ROWS.get((name, header), f'"{name}(')
         if name.startswith("operator") and (name, header) not in OPERATOR_ROWS:
-            missing.append(f"{name} ({header}): add its row to OPERATOR_ROWS here and to the test")
+            missing.append(f"not in the autocast op-list test: {name} ({header}): add its row to OPERATOR_ROWS "
+                           "here and to the test")
         elif row not in test:
-            missing.append(f"{name} ({header}): no row {row}...\" in {TEST}")
-    for m in missing:
-        print("not in the autocast op-list test:", m)
-    if missing:
-        print(f"check_autocast_ops: {len(missing)} of {len(ops)} public ops have no row in the autocast op-list "
-              f"test; add each with the dtype PyTorch's autocast gives it")
-        return 1
-    print(f"check_autocast_ops: all {len(ops)} public differentiable ops are in the autocast op-list test")
-    return 0
+            missing.append(f"not in the autocast op-list test: {name} ({header}): no row {row}...\" in {TEST}")
+    return ctags_json.verdict(
+        missing,
+        f"check_autocast_ops: {len(missing)} of {len(ops)} public ops have no row in the autocast op-list test; "
+        "add each with the dtype PyTorch's autocast gives it",
+        f"check_autocast_ops: all {len(ops)} public differentiable ops are in the autocast op-list test")
 
 
 if __name__ == "__main__":

@@ -26,14 +26,11 @@ def main():
         lines = tag["end"] - tag["line"] + 1
         if lines > LIMIT:
             long.append(f"{tag['path']}:{tag['line']}: {tag['name']} has {lines} lines")
-    for entry in sorted(long):
-        print(entry)
-    if long:
-        print(f"check_function_length: {len(long)} of {count} functions are longer than {LIMIT} lines; "
-              "split each into functions named for what they do")
-        return 1
-    print(f"check_function_length: all {count} functions of include/kt have at most {LIMIT} lines")
-    return 0
+    return ctags_json.verdict(
+        sorted(long),
+        f"check_function_length: {len(long)} of {count} functions are longer than {LIMIT} lines; "
+        "split each into functions named for what they do",
+        f"check_function_length: all {count} functions of include/kt have at most {LIMIT} lines")
 
 
 if __name__ == "__main__":

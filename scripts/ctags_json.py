@@ -1,5 +1,5 @@
-"""Universal Ctags over kt's sources, as JSON tags: what the ctags-based checks share
-(check_api_docs.py, check_autocast_ops.py, check_function_length.py)."""
+"""Universal Ctags over kt's sources, as JSON tags, and the checks' verdict: what the ctags-based
+checks share (check_api_docs.py, check_autocast_ops.py, check_function_length.py)."""
 
 import json
 import os
@@ -29,3 +29,11 @@ def tags(root: pathlib.Path, kinds: str, fields: str, paths, exclude=(), recurse
         tag = json.loads(line)
         if tag.get("_type") == "tag":
             yield tag
+
+
+def verdict(problems, failed: str, passed: str) -> int:
+    """Prints each problem, then `failed` when there is one (exit code 1), else `passed` (0)."""
+    for problem in problems:
+        print(problem)
+    print(failed if problems else passed)
+    return 1 if problems else 0
