@@ -107,6 +107,35 @@ TEST_CASE_TEMPLATE("matmul transposes and addmm_ accumulate like torch.addmm_", 
   CHECK(kt_test::error_of([&] { kt::matmul(a, b); }) == "kt::matmul: inner dimensions differ: (7, 5) x (6, 5)");
 }
 
+TEST_CASE_TEMPLATE("linear_backward<T, D, float> gives 16-bit layers fp32 parameter gradients, dw unrounded", D,
+                   KT_DEVICES) {
+  using T = kt::bfloat16;
+  const std::int64_t batch = 24, in = 19, out = 7;
+  auto x = kt::randn<T, D>({batch, in}, 11), w = kt::randn<T, D>({out, in}, 12), b = kt::randn<T, D>({out}, 13);
+  auto dy = kt::randn<T, D>({batch, out}, 14);
+  const auto fwd = kt::linear_forward(x, w, b, kt::Activation::Identity);
+  const auto wide = kt::linear_backward<T, D, float>(dy, x, w, fwd, kt::Activation::Identity);
+  const auto narrow = kt::linear_backward(dy, x, w, fwd, kt::Activation::Identity);
+  static_assert(std::is_same_v<decltype(wide.dw), kt::Tensor<float, D>>);
+  // With the identity, dz = dy exactly: dw = dyᵀ · x from the 16-bit values, in double.
+  const auto hx = doubles(x.to_vector()), hdy = doubles(dy.to_vector());
+  const auto dw = wide.dw.to_vector(), dw16 = narrow.dw.to_vector();
+  int rounded_apart = 0;  // elements where a 16-bit dw would fail the fp32 tolerance
+  for (std::int64_t j = 0; j < out; ++j)
+    for (std::int64_t l = 0; l < in; ++l) {
+      double ref = 0;
+      for (std::int64_t i = 0; i < batch; ++i) ref += hdy[i * out + j] * hx[i * in + l];
+      const double tol = 1e-5 * (1 + std::abs(ref));
+      CHECK(std::abs(dw[j * in + l] - ref) <= tol);
+      rounded_apart += std::abs(double(dw16[j * in + l]) - ref) > tol;
+    }
+  CHECK(rounded_apart > out * in / 2);
+  // The same product, rounded once at the end; the same column sums, widened.
+  CHECK(kt_test::bit_equal(narrow.dw, wide.dw.template to<T>()));
+  CHECK(kt_test::bit_equal(narrow.db.template to<float>(), wide.db));
+  CHECK(kt_test::bit_equal(narrow.dx, wide.dx));
+}
+
 TEST_CASE_TEMPLATE("linear validates its operands", D, KT_DEVICES) {
   auto x = kt::ones<float, D>({4, 3}), w = kt::ones<float, D>({2, 5});
   CHECK(kt_test::error_of([&] { kt::linear(x, w, kt::Tensor<float, D>()); }) ==

@@ -16,7 +16,7 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/autograd/grad_mode.hpp"
-#include "kt/autograd/impl/cast_node.hpp"
+#include "kt/autograd/impl/mixed_node.hpp"
 #include "kt/autograd/impl/engine.hpp"
 #include "kt/autograd/impl/node.hpp"
 #include "kt/autograd/hooks.hpp"

@@ -16,10 +16,8 @@
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
-#include "kt/functional/impl/autocast_linear.hpp"
+#include "kt/functional/impl/linear_node.hpp"
 #include "kt/tensor/linear.hpp"
-
-#include <vector>
 
 namespace kt {
 
@@ -38,26 +36,12 @@ auto linear(const X& x_, const W& w_, const B& b_, Activation act = Activation::
   impl::require_defined("kt::linear", {x, w});
   // kt::amp::autocast: the GEMM and epilogue in 16 bits (what backward saves is 16-bit too),
   // the result widened to fp32 with its 16-bit twin; w's gradient arrives in fp32 unrounded
-  // (kt/functional/impl/autocast_linear.hpp).
+  // (kt/functional/impl/linear_node.hpp).
   if (V result; impl::autocast_dispatch<impl::op_tag::Linear, T, D>(
           result, [act](auto h, const V& xf, const V& wf, const V& bf) { return impl::autocast_linear<decltype(h)>(xf, wf, bf, act); },
           x, w, b))
     return result;
-  const bool has_bias = b.defined();
-  const Tensor<T, D> bias = has_bias ? b.data() : Tensor<T, D>();
-  const V inputs[3] = {x, w, b};  // b only counts when defined
-  const bool recording = impl::should_record(inputs, inputs + (has_bias ? 3 : 2));
-  if (!recording) return V(kt::linear(x.data(), w.data(), bias, act));
-  LinearForward<T, D> fwd = linear_forward(x.data(), w.data(), bias, act);
-  Tensor<T, D> out = fwd.output;
-  return impl::record("kt::linear", out, inputs, inputs + (has_bias ? 3 : 2),
-                      [xv = x.data(), wv = w.data(), fwd = std::move(fwd), act, has_bias](
-                          const Tensor<T, D>& g, const impl::Needs& needs) {
-                        LinearGrads<T, D> grads = linear_backward(g, xv, wv, fwd, act, has_bias, needs[0]);
-                        std::vector<Tensor<T, D>> out{grads.dx, needs[1] ? grads.dw : Tensor<T, D>()};
-                        if (has_bias) out.push_back(grads.db);
-                        return out;
-                      });
+  return impl::record_linear(x, w, b, w.data(), b.defined() ? b.data() : Tensor<T, D>(), act, {});
 }
 
 /// Without bias.

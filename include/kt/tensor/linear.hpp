@@ -20,6 +20,7 @@
 #include "kt/tensor/tensor.hpp"
 
 #include <string>
+#include <type_traits>
 
 namespace kt {
 
@@ -32,9 +33,11 @@ struct LinearForward {
 };
 
 /// Gradients of a Linear layer; dx is undefined when not requested, db when there is no bias.
-template <class T, class D>
+/// The parameters' gradients have dtype G: T, or float for fp32 master weights of a 16-bit layer.
+template <class T, class D, class G = T>
 struct LinearGrads {
-  Tensor<T, D> dx, dw, db;
+  Tensor<T, D> dx;
+  Tensor<G, D> dw, db;
 };
 
 /// Forward pass keeping what linear_backward needs. x: (N, in); w: (out, in); b: (out) or an
@@ -77,27 +80,33 @@ Tensor<T, D> linear(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T
 
 /// Backward pass from the upstream gradient dy (N, out): dz = dy ⊙ act'(z), db = Σ_rows dz,
 /// dw = dzᵀ · x, dx = dz · w (skipped when need_dx is false, e.g. for the first layer).
-template <class T, class D>
-LinearGrads<T, D> linear_backward(const D& exec, const Tensor<T, D>& dy, const Tensor<T, D>& x,
-                                  const Tensor<T, D>& w, const LinearForward<T, D>& fwd, Activation act,
-                                  bool has_bias = true, bool need_dx = true) {
+/// With G = float for 16-bit T (`linear_backward<T, D, float>`: fp32 master weights), dw comes
+/// straight from the GEMM's fp32 accumulation, not rounded to T, and db is T's column sum
+/// widened.
+template <class T, class D, class G = T>
+LinearGrads<T, D, G> linear_backward(const D& exec, const Tensor<T, D>& dy, const Tensor<T, D>& x,
+                                     const Tensor<T, D>& w, const LinearForward<T, D>& fwd, Activation act,
+                                     bool has_bias = true, bool need_dx = true) {
+  static_assert(gemm_output_ok_v<T, G>, "kt::linear_backward<T, D, G>: G is T, or float for kt::half / kt::bfloat16");
   KT_PROFILE_REGION("kt::linear_backward");
   KT_REQUIRE(dy.defined() && dy.shape() == fwd.output.shape(), "kt::linear_backward: dy has shape ",
              dy.defined() ? dy.shape().str() : std::string("undefined"), " but the output has shape ",
              fwd.output.shape().str());
-  LinearGrads<T, D> g;
+  LinearGrads<T, D, G> g;
   Tensor<T, D> dz(dy.shape(), exec);
-  if (has_bias) g.db = Tensor<T, D>(Shape{dy.size(1)}, exec);
-  impl::linear_grad_epilogue(exec, dy, fwd.output, fwd.pre_activation, act, dz, g.db);
-  g.dw = impl::matmul(exec, dz, x, MatmulOptions().transpose_a(true));  // (out, N) · (N, in)
-  if (need_dx) g.dx = impl::matmul(exec, dz, w, MatmulOptions());     // (N, out) · (out, in)
+  Tensor<T, D> db = has_bias ? Tensor<T, D>(Shape{dy.size(1)}, exec) : Tensor<T, D>();
+  impl::linear_grad_epilogue(exec, dy, fwd.output, fwd.pre_activation, act, dz, db);
+  if constexpr (std::is_same_v<G, T>) g.db = db;
+  else if (has_bias) g.db = db.template to<G>(exec);
+  g.dw = impl::matmul<G>(exec, dz, x, MatmulOptions().transpose_a(true));  // (out, N) · (N, in)
+  if (need_dx) g.dx = impl::matmul(exec, dz, w, MatmulOptions());        // (N, out) · (out, in)
   return g;
 }
-template <class T, class D>
-LinearGrads<T, D> linear_backward(const Tensor<T, D>& dy, const Tensor<T, D>& x, const Tensor<T, D>& w,
-                                  const LinearForward<T, D>& fwd, Activation act, bool has_bias = true,
-                                  bool need_dx = true) {
-  return linear_backward(D(), dy, x, w, fwd, act, has_bias, need_dx);
+template <class T, class D, class G = T>
+LinearGrads<T, D, G> linear_backward(const Tensor<T, D>& dy, const Tensor<T, D>& x, const Tensor<T, D>& w,
+                                     const LinearForward<T, D>& fwd, Activation act, bool has_bias = true,
+                                     bool need_dx = true) {
+  return linear_backward<T, D, G>(D(), dy, x, w, fwd, act, has_bias, need_dx);
 }
 
 }  // namespace kt

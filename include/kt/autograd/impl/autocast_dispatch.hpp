@@ -35,7 +35,7 @@ struct Declares {
 };
 struct Matmul : Declares<AutocastPolicy::LowerPrecision> {};
 /// Casts its own operands: its node hands the fp32 master weight its gradient straight from a
-/// GEMM with fp32 output, unrounded (kt/functional/impl/autocast_linear.hpp).
+/// GEMM with fp32 output, unrounded (kt/functional/impl/linear_node.hpp).
 struct Linear : Declares<AutocastPolicy::LowerPrecision, /*CastsOwnOperands=*/true> {};
 struct Reshape : Declares<AutocastPolicy::Promote> {};
 struct Flatten : Declares<AutocastPolicy::Promote> {};

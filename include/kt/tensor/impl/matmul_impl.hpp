@@ -99,14 +99,15 @@ void matmul_into(const D& exec, const Tensor<T, D>& a, const Tensor<T, D>& b, co
   else gemm_dispatch(exec, p, options);
 }
 
-/// A new tensor op(a) op(b) (alpha from options; beta ignored).
-template <class T, class D>
-Tensor<T, D> matmul(const D& exec, const Tensor<T, D>& a, const Tensor<T, D>& b, const MatmulOptions& options) {
+/// A new tensor op(a) op(b) (alpha from options; beta ignored) of dtype C: T, or float for
+/// 16-bit T (the fp32 accumulation unrounded: gemm_output_ok_v).
+template <class C = void, class T, class D, class Out = std::conditional_t<std::is_void_v<C>, T, C>>
+Tensor<Out, D> matmul(const D& exec, const Tensor<T, D>& a, const Tensor<T, D>& b, const MatmulOptions& options) {
   KT_REQUIRE(a.defined(), "kt::matmul: the left operand is an undefined tensor");
   KT_REQUIRE(b.defined(), "kt::matmul: the right operand is an undefined tensor");
-  MatmulPlan<T> plan = matmul_plan<T>(a.shape(), b.shape(), options);
+  MatmulPlan<T, Out> plan = matmul_plan<T, Out>(a.shape(), b.shape(), options);
   plan.gemm.beta = 0;
-  Tensor<T, D> out(plan.out, exec);
+  Tensor<Out, D> out(plan.out, exec);
   matmul_into(exec, a, b, out, plan, options.gemm());
   return out;
 }
