@@ -13,7 +13,6 @@
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_dispatch.hpp"
-#include "kt/backend/impl/gemm_validate.hpp"
 #include "kt/core/profiling.hpp"
 
 namespace kt {

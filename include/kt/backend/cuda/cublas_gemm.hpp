@@ -20,7 +20,6 @@
 #include "kt/backend/cuda/cublas_handle.hpp"
 #include "kt/backend/cuda/impl/cublas_gemm_impl.hpp"
 #include "kt/backend/gemm_problem.hpp"
-#include "kt/backend/impl/gemm_validate.hpp"
 
 namespace kt::cuda {
 

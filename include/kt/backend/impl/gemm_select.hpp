@@ -1,6 +1,6 @@
 #pragma once
-// Choosing a GEMM back-end and thread count: the size-based heuristic, and benchmark mode's
-// timing of every candidate on the first call per key (kt/backend/tuning.hpp).
+// Choosing a GEMM back-end and thread count: the size-based heuristic, and the candidates that
+// benchmark mode times on the first call per key (kt/backend/impl/gemm_dispatch.hpp).
 
 #include "kt/core/impl/internal.hpp"
 
