@@ -119,7 +119,8 @@ TEST_CASE_TEMPLATE("linear_backward<T, D, float> gives 16-bit layers fp32 parame
   static_assert(std::is_same_v<decltype(wide.dw), kt::Tensor<float, D>>);
   // With the identity, dz = dy exactly: dw = dyᵀ · x from the 16-bit values, in double.
   const auto hx = doubles(x.to_vector()), hdy = doubles(dy.to_vector());
-  const auto dw = wide.dw.to_vector(), dw16 = narrow.dw.to_vector();
+  const std::vector<float> dw = wide.dw.to_vector();
+  const std::vector<kt::bfloat16> dw16 = narrow.dw.to_vector();
   int rounded_apart = 0;  // elements where a 16-bit dw would fail the fp32 tolerance
   for (std::int64_t j = 0; j < out; ++j)
     for (std::int64_t l = 0; l < in; ++l) {
