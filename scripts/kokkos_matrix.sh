@@ -2,8 +2,10 @@
 # kt against other Kokkos releases and C++ standards. For each VERSION:STD (default: 4.6.01:20
 # 4.6.01:17 4.6.01:cuda) it builds that Kokkos once with scripts/setup.sh (from
 # ../shared/kokkos/kokkos-VERSION.tar.gz or KT_KOKKOS_TARBALL_DIR, with kt's patches in
-# scripts/patches/kokkos-VERSION), configures kt against it in BUILD_ROOT/kokkos-VERSION-cxxSTD
-# (no benchmarks, no nested Cuda build, no matrix of its own), builds and runs ctest:
+# scripts/patches/kokkos-VERSION; 3.4.01 is setup.sh's default, Debian's source built as C++17,
+# so 3.4.01:20 is kt as C++20 on Debian's Kokkos), configures kt against it in
+# BUILD_ROOT/kokkos-VERSION-cxxSTD (no benchmarks, no nested Cuda build, no matrix of its own),
+# builds and runs ctest:
 #  - STD 17 or 20: Kokkos with Serial + OpenMP, kt as C++STD, every host test but the
 #    compile-fail and install checks (kt's own static_asserts and packaging: the main suite's);
 #  - cuda: Kokkos with Serial + OpenMP + Cuda (--cuda, HOPPER90), kt compiled by nvcc_wrapper at
@@ -39,6 +41,13 @@ for config in "${configs[@]}"; do
     prefix="$root/.deps/kokkos-$version-cuda"
     representative=1
     kt_args=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DKT_MARCH=)
+  elif [ "$version" = 3.4.01 ]; then
+    # Debian's Kokkos as a user's distribution has it: built as C++17 by setup.sh's default,
+    # from trilinos' source package (no tarball), used by kt compiled as C++STD.
+    name="Kokkos 3.4.01 (built as C++17), kt as C++$std"
+    setup_args=()
+    prefix="$root/.deps/kokkos"
+    tarball=/dev/null
   else
     name="Kokkos $version, C++$std"
     setup_args=(--kokkos="$tarball" --std="$std")
@@ -48,7 +57,7 @@ for config in "${configs[@]}"; do
     representative=$([ "$set_kind" = representative ] && echo 1)
     [ -n "$representative" ] && kt_args+=("-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DKT_MARCH=)
   fi
-  if [ ! -f "$tarball" ]; then
+  if [ ! -e "$tarball" ]; then
     summary+=("$name: skipped (no $tarball)")
     continue
   fi
