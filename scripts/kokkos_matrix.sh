@@ -41,18 +41,20 @@ for config in "${configs[@]}"; do
     prefix="$root/.deps/kokkos-$version-cuda"
     representative=1
     kt_args=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DKT_MARCH=)
-  elif [ "$version" = 3.4.01 ]; then
-    # Debian's Kokkos as a user's distribution has it: built as C++17 by setup.sh's default,
-    # from trilinos' source package (no tarball), used by kt compiled as C++STD.
-    name="Kokkos 3.4.01 (built as C++17), kt as C++$std"
-    setup_args=()
-    prefix="$root/.deps/kokkos"
-    tarball=/dev/null
   else
-    name="Kokkos $version, C++$std"
-    setup_args=(--kokkos="$tarball" --std="$std")
-    prefix="$root/.deps/kokkos-$version"
-    [ "$std" = 17 ] || prefix="$prefix-cxx$std"
+    if [ "$version" = 3.4.01 ]; then
+      # Debian's Kokkos as a user's distribution has it: built as C++17 by setup.sh's default,
+      # from trilinos' source package (no tarball), used by kt compiled as C++STD.
+      name="Kokkos 3.4.01 (built as C++17), kt as C++$std"
+      setup_args=()
+      prefix="$root/.deps/kokkos"
+      tarball=/dev/null
+    else
+      name="Kokkos $version, C++$std"
+      setup_args=(--kokkos="$tarball" --std="$std")
+      prefix="$root/.deps/kokkos-$version"
+      [ "$std" = 17 ] || prefix="$prefix-cxx$std"
+    fi
     kt_args=(-DCMAKE_CXX_STANDARD="$std")
     representative=$([ "$set_kind" = representative ] && echo 1)
     [ -n "$representative" ] && kt_args+=("-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DKT_MARCH=)
