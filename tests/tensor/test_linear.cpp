@@ -84,6 +84,12 @@ TEST_CASE_TEMPLATE("the fused epilogue equals the unfused composition of kt ops"
                                      kt::Activation::Identity, /*has_bias=*/false, /*need_dx=*/false);
   CHECK_FALSE(no_bias.db.defined());
   CHECK_FALSE(no_bias.dx.defined());
+  const auto frozen = kt::linear_backward(kt::ones<T, D>({33, 17}), x, w, kt::linear_forward(x, w, b),
+                                          kt::Activation::Identity, /*has_bias=*/true, /*need_dx=*/true,
+                                          /*need_dw=*/false);
+  CHECK_FALSE(frozen.dw.defined());
+  CHECK(frozen.dx.shape() == kt::Shape{33, 65});
+  CHECK(kt_test::all_close(frozen.db.to_vector(), std::vector<double>(17, 33.0), tol));
   CHECK(no_bias.dw.shape() == kt::Shape{17, 65});
   CHECK(kt_test::all_close(no_bias.dw[0].to_vector(), doubles(kt::sum(x, 0).to_vector()), tol * 10));
 }

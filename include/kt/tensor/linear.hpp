@@ -32,7 +32,8 @@ struct LinearForward {
   Tensor<T, D> pre_activation;
 };
 
-/// Gradients of a Linear layer; dx is undefined when not requested, db when there is no bias.
+/// Gradients of a Linear layer; dx and dw are undefined when not requested, db when there is
+/// no bias.
 /// The parameters' gradients have dtype G: T, or float for fp32 master weights of a 16-bit layer.
 template <class T, class D, class G = T>
 struct LinearGrads {
@@ -79,14 +80,15 @@ Tensor<T, D> linear(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T
 }
 
 /// Backward pass from the upstream gradient dy (N, out): dz = dy ⊙ act'(z), db = Σ_rows dz,
-/// dw = dzᵀ · x, dx = dz · w (skipped when need_dx is false, e.g. for the first layer).
+/// dw = dzᵀ · x, dx = dz · w; each GEMM is skipped when its need_ flag is false (dx for the first
+/// layer, dw for frozen weights).
 /// With G = float for 16-bit T (`linear_backward<T, D, float>`: fp32 master weights), dw comes
 /// straight from the GEMM's fp32 accumulation, not rounded to T, and db is T's column sum
 /// widened.
 template <class T, class D, class G = T>
 LinearGrads<T, D, G> linear_backward(const D& exec, const Tensor<T, D>& dy, const Tensor<T, D>& x,
                                      const Tensor<T, D>& w, const LinearForward<T, D>& fwd, Activation act,
-                                     bool has_bias = true, bool need_dx = true) {
+                                     bool has_bias = true, bool need_dx = true, bool need_dw = true) {
   static_assert(gemm_output_ok_v<T, G>, "kt::linear_backward<T, D, G>: G is T, or float for kt::half / kt::bfloat16");
   KT_PROFILE_REGION("kt::linear_backward");
   KT_REQUIRE(dy.defined() && dy.shape() == fwd.output.shape(), "kt::linear_backward: dy has shape ",
@@ -98,15 +100,15 @@ LinearGrads<T, D, G> linear_backward(const D& exec, const Tensor<T, D>& dy, cons
   impl::linear_grad_epilogue(exec, dy, fwd.output, fwd.pre_activation, act, dz, db);
   if constexpr (std::is_same_v<G, T>) g.db = db;
   else if (has_bias) g.db = db.template to<G>(exec);
-  g.dw = impl::matmul<G>(exec, dz, x, MatmulOptions().transpose_a(true));  // (out, N) · (N, in)
-  if (need_dx) g.dx = impl::matmul(exec, dz, w, MatmulOptions());        // (N, out) · (out, in)
+  if (need_dw) g.dw = impl::matmul<G>(exec, dz, x, MatmulOptions().transpose_a(true));  // (out, N) · (N, in)
+  if (need_dx) g.dx = impl::matmul(exec, dz, w, MatmulOptions());                    // (N, out) · (out, in)
   return g;
 }
 template <class T, class D, class G = T>
 LinearGrads<T, D, G> linear_backward(const Tensor<T, D>& dy, const Tensor<T, D>& x, const Tensor<T, D>& w,
                                      const LinearForward<T, D>& fwd, Activation act, bool has_bias = true,
-                                     bool need_dx = true) {
-  return linear_backward<T, D, G>(D(), dy, x, w, fwd, act, has_bias, need_dx);
+                                     bool need_dx = true, bool need_dw = true) {
+  return linear_backward<T, D, G>(D(), dy, x, w, fwd, act, has_bias, need_dx, need_dw);
 }
 
 }  // namespace kt
@@ -120,7 +122,7 @@ LinearGrads<T, D, G> linear_backward(const Tensor<T, D>& dy, const Tensor<T, D>&
                                        const kt::Tensor<T, D>&, kt::Activation);                      \
   KW kt::LinearGrads<T, D> kt::linear_backward<T, D>(const D&, const kt::Tensor<T, D>&,               \
                                                      const kt::Tensor<T, D>&, const kt::Tensor<T, D>&, \
-                                                     const kt::LinearForward<T, D>&, kt::Activation, bool, bool);
+                                                     const kt::LinearForward<T, D>&, kt::Activation, bool, bool, bool);
 #define KT_ETI_LINEAR(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_LINEAR_ONE, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_LINEAR)
 KT_ETI_LINEAR(extern template)

@@ -37,8 +37,8 @@ Var<T, D> record_linear(const Var<T, D>& x, const Var<P, D>& w, const Var<P, D>&
   const auto backward = [xv = x.data(), wv, fwd = std::move(fwd), act, has_bias = b.defined(),
                          casts_read = std::move(casts_read)](const Tensor<T, D>& g, const Needs& needs) {
     for (const auto& flag : casts_read) *flag = true;
-    LinearGrads<T, D, P> grads = linear_backward<T, D, P>(g, xv, wv, fwd, act, has_bias, needs[0]);
-    return std::make_tuple(std::move(grads.dx), needs[1] ? std::move(grads.dw) : Tensor<P, D>(), std::move(grads.db));
+    LinearGrads<T, D, P> grads = linear_backward<T, D, P>(g, xv, wv, fwd, act, has_bias, needs[0], needs[1]);
+    return std::make_tuple(std::move(grads.dx), std::move(grads.dw), std::move(grads.db));
   };
   return record_mixed("kt::linear", std::move(out), std::move(backward), x, w, b);
 }
