@@ -109,8 +109,8 @@ void gemm_blas_calls(const GemmProblem<T>& p) {
   }
 }
 
-/// p cut into `pieces` (gemm_piece), one library call per piece on kt's
-/// host threads; the caller has set the library to one thread.
+/// p cut into `pieces` (gemm_piece), one library call per piece on kt's host threads; the
+/// caller has set the library to one thread.
 template <class T>
 void gemm_blas_pieces(const GemmProblem<T>& p, int pieces) {
   parallel_pieces("kt::gemm::blas_pieces", pieces, [&](int i) { gemm_blas_calls(gemm_piece(p, i, pieces)); });

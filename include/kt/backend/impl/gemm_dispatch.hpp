@@ -107,8 +107,8 @@ double time_gemm(const Exec& exec, const GemmProblem<T, C>& p, const GemmChoice&
 template <class Exec, class T, class C>
 GemmChoice tuned_gemm_choice(const Exec& exec, const GemmProblem<T, C>& p, int concurrency) {
   auto& state = TuningState::instance();
-  const TuningKey key{p.m, p.n, p.k, p.batch, p.trans_a == Transpose::Yes,
-                              p.trans_b == Transpose::Yes, gemm_dtype_name<T, C>(), Exec::name(), concurrency};
+  const TuningKey key{p.m, p.n, p.k, p.batch, p.trans_a == Transpose::Yes, p.trans_b == Transpose::Yes,
+                      gemm_dtype_name<T, C>(), Exec::name(), concurrency};
   {
     std::lock_guard<std::mutex> lock(state.mutex);
     const auto it = state.cache.find(key);
@@ -140,7 +140,6 @@ GemmChoice tuned_gemm_choice(const Exec& exec, const GemmProblem<T, C>& p, int c
   state.stats.candidate_runs += runs;
   return best;
 }
-
 
 /// C = beta * C (the whole product when k == 0); beta == 0 never reads C.
 template <class Exec, class T, class C>

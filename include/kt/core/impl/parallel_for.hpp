@@ -61,8 +61,7 @@ void parallel_for(const Exec& exec, const char* label, std::int64_t n, const F& 
       Kokkos::parallel_for(label, index_policy_t<Inline>(0, n), f);
       return;
     }
-    // `threads` chunks of whole elements: at most that many threads have work, whichever ones
-    // Kokkos gives the chunks to (which thread runs a chunk is its business, not ours).
+    // `threads` chunks: at most that many threads have work, whichever ones Kokkos gives them to.
     const std::int64_t chunk = (n + threads - 1) / threads;
     if (threads < exec.concurrency() && chunk <= std::numeric_limits<int>::max()) {
       Kokkos::parallel_for(label, index_policy_t<Exec>(exec, 0, n, Kokkos::ChunkSize(static_cast<int>(chunk))), f);
