@@ -25,6 +25,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -50,25 +51,39 @@ struct inline_space<Kokkos::OpenMP> {
 template <class Exec>
 using index_policy_t = Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>;
 
+/// f(i) for i in [begin, end), out of line: a host pool's kernel calls it from each of its
+/// launch paths (on the calling thread, from the pool, from inside a parallel region), so the
+/// compiler builds each kernel's loop once instead of once per path; one call per piece costs
+/// nothing next to a piece of work.
+template <class F>
+__attribute__((noinline)) void run_range(const F& f, std::int64_t begin, std::int64_t end) {
+  for (std::int64_t i = begin; i < end; ++i) f(i);
+}
+
+/// Piece c of [0, n) in pieces of `chunk` elements, through run_range.
+template <class F>
+struct RangePieces {
+  F f;
+  std::int64_t n, chunk;
+  void operator()(std::int64_t c) const { run_range(f, c * chunk, std::min(n, (c + 1) * chunk)); }
+};
+
 /// Kokkos::parallel_for(label, [0, n), f) on `exec`; on a host pool, on the calling thread or
-/// the first ceil(work / host_grain) threads when `work` (default n) is small.
+/// on ceil(work / host_grain) threads (at most the pool) when `work` (default n) is small, one
+/// contiguous piece each. Every launch stays a Kokkos kernel, so kt::Profiler and Kokkos Tools
+/// see it.
 template <class Exec, class F>
 void parallel_for(const Exec& exec, const char* label, std::int64_t n, const F& f, std::int64_t work = -1) {
   using Inline = typename inline_space<Exec>::type;
   if constexpr (!std::is_same_v<Inline, Exec>) {
     const std::int64_t threads = ((work < 0 ? n : work) + host_grain - 1) / host_grain;
-    if (threads <= 1) {
-      Kokkos::parallel_for(label, index_policy_t<Inline>(0, n), f);
-      return;
-    }
-    // `threads` chunks: at most that many threads have work, whichever ones Kokkos gives them to.
-    const std::int64_t chunk = (n + threads - 1) / threads;
-    if (threads < exec.concurrency() && chunk <= std::numeric_limits<int>::max()) {
-      Kokkos::parallel_for(label, index_policy_t<Exec>(exec, 0, n, Kokkos::ChunkSize(static_cast<int>(chunk))), f);
-      return;
-    }
+    const std::int64_t pieces = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, exec.concurrency()));
+    const RangePieces<F> run{f, n, (n + pieces - 1) / pieces};
+    if (pieces == 1) Kokkos::parallel_for(label, index_policy_t<Inline>(0, 1), run);
+    else Kokkos::parallel_for(label, index_policy_t<Exec>(work_instance(exec), 0, pieces), run);
+  } else {
+    Kokkos::parallel_for(label, index_policy_t<Exec>(work_instance(exec), 0, n), f);
   }
-  Kokkos::parallel_for(label, index_policy_t<Exec>(work_instance(exec), 0, n), f);
 }
 
 /// parallel_reduce without the host-wait bookkeeping.

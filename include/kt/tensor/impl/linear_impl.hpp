@@ -49,12 +49,16 @@ KOKKOS_INLINE_FUNCTION void linear_epilogue_row(T* out, const T* bias, T* z, std
   }
 }
 
-/// y = act(y + b) in place (b optional); keeps z = y + b in `pre` when it is defined. Host:
+/// y = act(y + b) in place (b optional); keeps z = y + b in `pre` when it is defined, which
+/// only an activation whose derivative reads its input may ask (Act::uses_input, as
+/// linear_forward does): the host builds its keeping loops for those activations alone. Host:
 /// rows in parallel, the bias / keep flags tested once per row. Other devices: one element per
 /// thread. (A template over the activation functor, not a generic lambda wrapping a
 /// KOKKOS_LAMBDA, which nvcc rejects.)
 template <class Act, class T, class D>
 void linear_epilogue(const D& exec, const Tensor<T, D>& y, const Tensor<T, D>& b, const Tensor<T, D>& pre) {
+  KT_REQUIRE(Act::uses_input || !pre.defined(), "kt::impl::linear_epilogue: the pre-activation is kept only for "
+             "activations whose derivative reads it");
   if (y.numel() == 0 || (std::is_same_v<Act, op::Identity> && !b.defined() && !pre.defined())) return;
   const auto out = y.view();
   const auto bias = b.defined() ? b.view() : typename Tensor<T, D>::view_type();
@@ -66,13 +70,15 @@ void linear_epilogue(const D& exec, const Tensor<T, D>& y, const Tensor<T, D>& b
       T* o = out.data() + i * cols;
       const T* bj = has_bias ? bias.data() : nullptr;
       T* zi = keep ? z.data() + i * cols : nullptr;
-      if (has_bias) {
-        if (keep) linear_epilogue_row<Act, true, true>(o, bj, zi, cols);
-        else linear_epilogue_row<Act, true, false>(o, bj, zi, cols);
-      } else {
-        if (keep) linear_epilogue_row<Act, false, true>(o, bj, zi, cols);
-        else linear_epilogue_row<Act, false, false>(o, bj, zi, cols);
+      if constexpr (Act::uses_input) {
+        if (keep) {
+          if (has_bias) linear_epilogue_row<Act, true, true>(o, bj, zi, cols);
+          else linear_epilogue_row<Act, false, true>(o, bj, zi, cols);
+          return;
+        }
       }
+      if (has_bias) linear_epilogue_row<Act, true, false>(o, bj, zi, cols);
+      else linear_epilogue_row<Act, false, false>(o, bj, zi, cols);
     }, rows * cols);
   } else {
     using C = compute_t<T>;
