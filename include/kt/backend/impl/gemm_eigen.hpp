@@ -1,6 +1,7 @@
 #pragma once
-// GEMM through Eigen (host memory, float/double). Eigen is header-only and always present
-// when kt is configured with it (KT_ENABLE_EIGEN); its threads are OpenMP threads.
+// GEMM through Eigen (host memory, float/double), compiled in where KT_ENABLE_EIGEN is
+// defined: kt's CMake defines it when Eigen is found and either no CBLAS library is or
+// KT_EIGEN_GEMM is on. Its threads are OpenMP threads.
 
 #include "kt/core/impl/internal.hpp"
 
@@ -53,7 +54,8 @@ namespace kt::impl {
 inline constexpr bool have_eigen_gemm = false;
 template <class T>
 void gemm_eigen(const GemmProblem<T>&, int) {
-  KT_THROW("kt::gemm: the eigen back-end is not available (kt was configured without Eigen)");
+  KT_THROW("kt::gemm: the eigen back-end is not compiled in: configure kt with -DKT_EIGEN_GEMM=ON (and Eigen "
+           "installed), or define KT_ENABLE_EIGEN for every translation unit of the program");
 }
 }  // namespace kt::impl
 
