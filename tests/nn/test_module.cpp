@@ -82,8 +82,9 @@ TEST_CASE_TEMPLATE("Module: zero_grad clears every parameter's gradient", D, KT_
 }
 
 TEST_CASE_TEMPLATE("Module: to<Device>() copies parameters to an independent module", D, KT_DEVICES) {
-  // Another device when there is one (in a Serial-only build, the module's own device).
-  using Other = std::conditional_t<std::is_same_v<D, kt::Serial>, kt::Host, kt::Serial>;
+  // A device D's modules move to other than D, when there is one (kt::DefaultDevice, or kt::Host
+  // from the default device); else D itself.
+  using Other = std::conditional_t<std::is_same_v<D, kt::DefaultDevice>, kt::Host, kt::DefaultDevice>;
   auto model = small_mlp<D>();
   model.eval();
   auto copy = model.template to<Other>();
@@ -102,7 +103,7 @@ TEST_CASE_TEMPLATE("Module: to<Device>() copies parameters to an independent mod
                                                model(x).data().to_vector()));
   // Through the type-erased base as well (what Sequential does with its children).
   std::shared_ptr<kt::nn::Module<double, D>> base = model[0];
-  std::shared_ptr<kt::nn::Module<double, kt::Serial>> linear_copy = base->template clone_to<kt::Serial>();
+  std::shared_ptr<kt::nn::Module<double, Other>> linear_copy = base->template clone_to<Other>();
   CHECK(linear_copy->name() == "Linear");
   CHECK(linear_copy->parameter_count() == 40);
   // A copied module's parameters are its own: changing them leaves the original alone.

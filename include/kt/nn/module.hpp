@@ -183,12 +183,18 @@ public:
 
   /// A copy of this module (its concrete class, state copied) on device D2, through the
   /// virtual rebuild_on(); what Sequential uses for its children. Built-in layers and modules
-  /// made by kt::nn::make_module can; any other module throws kt::Error saying so.
+  /// made by kt::nn::make_module can; any other module throws kt::Error saying so. D2 is the
+  /// module's own device, kt::Host or kt::DefaultDevice (impl::module_devices says why).
   template <class D2>
   std::shared_ptr<Module<T, D2>> clone_to() const {
     static_assert(impl::in_device_list<D2, impl::enabled_devices>::value,
                   "kt::nn::Module::clone_to<D2>: D2 is not a device of this Kokkos build");
-    const impl::AnyDeviceModule<T> rebuilt = rebuild_on(DeviceTag<D2>{});
+    static_assert(impl::in_device_list<D2, impl::module_devices<D>>::value,
+                  "kt::nn: a module moves at run time (clone_to, Sequential::to, kt::nn::to) to its own "
+                  "device, kt::Host or kt::DefaultDevice only; for another device D2, build the model there "
+                  "and copy the state in: model_on_d2.copy_state_from(model) (a built-in layer also has "
+                  "layer.to<D2>())");
+    const impl::AnyDeviceModule<T, D> rebuilt = rebuild_on(DeviceTag<D2>{});
     const auto* typed = std::get_if<std::shared_ptr<Module<T, D2>>>(&rebuilt);
     std::shared_ptr<Module<T, D2>> copy = typed ? *typed : nullptr;
     KT_REQUIRE(copy != nullptr, "kt::nn::Module: ", name(), " cannot rebuild itself on device ", D2::name(),
@@ -199,12 +205,12 @@ public:
     return copy;
   }
 
-  /// Rebuilds this module on `device` (an enabled device chosen at run time: a
-  /// std::variant of DeviceTag<D>), as the pointer to a Module<T, thatDevice>; a null pointer
+  /// Rebuilds this module on `device` (one of impl::module_devices<D>, chosen at run time: a
+  /// std::variant of DeviceTag<D2>), as the pointer to a Module<T, thatDevice>; a null pointer
   /// when it cannot. By default through the recipe that kt::nn::make_module recorded; built-in
   /// layers rebuild from their options().
-  virtual impl::AnyDeviceModule<T> rebuild_on(const impl::AnyDevice& device) const {
-    return recipe_ ? recipe_->rebuild(*this, device) : impl::AnyDeviceModule<T>();
+  virtual impl::AnyDeviceModule<T, D> rebuild_on(const impl::ModuleDevice<D>& device) const {
+    return recipe_ ? recipe_->rebuild(*this, device) : impl::AnyDeviceModule<T, D>();
   }
 
 protected:

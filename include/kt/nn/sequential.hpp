@@ -68,8 +68,8 @@ public:
   /// An independent deep copy on the same device.
   Sequential clone() const { return rebuilt<D>(); }
 
-  kt::impl::AnyDeviceModule<T> rebuild_on(const kt::impl::AnyDevice& device) const override {
-    return kt::impl::rebuild_for<T>(device, [&](auto tag) { return rebuilt<typename decltype(tag)::type>(); });
+  kt::impl::AnyDeviceModule<T, D> rebuild_on(const kt::impl::ModuleDevice<D>& device) const override {
+    return kt::impl::rebuild_for<T, D>(device, [&](auto tag) { return rebuilt<typename decltype(tag)::type>(); });
   }
 
 private:

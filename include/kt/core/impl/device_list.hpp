@@ -86,8 +86,18 @@ template <class... Ds>
 struct any_device_of<DeviceList<Ds...>> {
   using type = std::variant<DeviceTag<Ds>...>;
 };
-/// One of the enabled devices, chosen at run time.
-using AnyDevice = typename any_device_of<enabled_devices>::type;
+
+/// DeviceList<Ds...> without repeats, each device where it first appears.
+template <class Out, class... In>
+struct unique_devices {
+  using type = Out;
+};
+template <class... Out, class D, class... Rest>
+struct unique_devices<DeviceList<Out...>, D, Rest...>
+    : unique_devices<std::conditional_t<(std::is_same_v<D, Out> || ...), DeviceList<Out...>, DeviceList<Out..., D>>,
+                     Rest...> {};
+template <class... Ds>
+using unique_device_list_t = typename unique_devices<DeviceList<>, Ds...>::type;
 
 /// Whether D is one of the list's devices.
 template <class D, class List>

@@ -26,8 +26,8 @@ public:
   /// An independent deep copy on the same device.
   Derived clone() const { return rebuilt_on<D>(self(), self().options()); }
 
-  AnyDeviceModule<T> rebuild_on(const AnyDevice& device) const override {
-    return rebuild_for<T>(device, [&](auto tag) {
+  AnyDeviceModule<T, D> rebuild_on(const ModuleDevice<D>& device) const override {
+    return rebuild_for<T, D>(device, [&](auto tag) {
       return rebuilt_on<typename decltype(tag)::type>(self(), self().options());
     });
   }

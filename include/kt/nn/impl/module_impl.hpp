@@ -4,6 +4,7 @@
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/device_list.hpp"
 
@@ -22,16 +23,30 @@ class Module;
 
 namespace kt::impl {
 
-/// A module of dtype T on one of the enabled devices, the device chosen at run time: what
-/// Module::rebuild_on returns, std::variant<std::shared_ptr<nn::Module<T, D>>...>.
-template <class T, class List = enabled_devices>
+/// The devices a module on D rebuilds itself on at run time (Module::clone_to, and through it
+/// Sequential::to, kt::nn::to and make_module's recipe): D, kt::Host and kt::DefaultDevice,
+/// between which programs move models (to the host to save or print them, to the default
+/// device to train). Each device listed instantiates the forward and backward of every layer
+/// class there, in every program that builds one: all enabled devices would put a Serial copy
+/// of each layer into every OpenMP program (a quarter of a one-Linear program's compile time)
+/// and both host devices into every Cuda one.
+template <class D>
+using module_devices = unique_device_list_t<D, DefaultDevice, Host>;
+
+/// One of module_devices<D>, chosen at run time: std::variant<DeviceTag<D2>...>.
+template <class D>
+using ModuleDevice = typename any_device_of<module_devices<D>>::type;
+
+/// A module of dtype T on one of module_devices<D>, the device chosen at run time: what
+/// Module::rebuild_on returns, std::variant<std::shared_ptr<nn::Module<T, D2>>...>.
+template <class T, class List>
 struct any_device_module;
 template <class T, class... Ds>
 struct any_device_module<T, DeviceList<Ds...>> {
   using type = std::variant<std::shared_ptr<nn::Module<T, Ds>>...>;
 };
-template <class T>
-using AnyDeviceModule = typename any_device_module<T>::type;
+template <class T, class D>
+using AnyDeviceModule = typename any_device_module<T, module_devices<D>>::type;
 
 /// How a module rebuilds itself on another device when its class cannot say so: kept by a
 /// module that kt::nn::make_module built, shared by its copies on other devices.
@@ -39,7 +54,7 @@ template <class T, class D>
 struct ModuleRecipe {
   virtual ~ModuleRecipe() = default;
   /// `module` rebuilt on `device`, its state copied; a null pointer where that is not possible.
-  virtual AnyDeviceModule<T> rebuild(const nn::Module<T, D>& module, const AnyDevice& device) const = 0;
+  virtual AnyDeviceModule<T, D> rebuild(const nn::Module<T, D>& module, const ModuleDevice<D>& device) const = 0;
 };
 /// Reads and sets a module's recipe (rebind.hpp).
 struct ModuleRecipeAccess;

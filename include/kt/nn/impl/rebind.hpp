@@ -49,12 +49,12 @@ struct has_clone<M, std::void_t<decltype(std::declval<const M&>().clone())>> : s
 template <class M>
 constexpr bool has_clone_v = has_clone<M>::value;
 
-/// The body of Module::rebuild_on: `make(DeviceTag<D2>{})` returns the rebuilt module (any
-/// Module<T, D2>-derived value) for the device D2 that `device` holds.
-template <class T, class F>
-AnyDeviceModule<T> rebuild_for(const AnyDevice& device, F&& make) {
+/// The body of Module<T, D>::rebuild_on: `make(DeviceTag<D2>{})` returns the rebuilt module
+/// (any Module<T, D2>-derived value) for the device D2 that `device` holds.
+template <class T, class D, class F>
+AnyDeviceModule<T, D> rebuild_for(const ModuleDevice<D>& device, F&& make) {
   return std::visit(
-      [&](auto tag) -> AnyDeviceModule<T> {
+      [&](auto tag) -> AnyDeviceModule<T, D> {
         using D2 = typename decltype(tag)::type;
         using M2 = decltype(make(tag));
         return std::shared_ptr<nn::Module<T, D2>>(std::make_shared<M2>(make(tag)));
@@ -83,7 +83,7 @@ public:
   using D = typename M::device_type;
   explicit ConstructorRecipe(std::tuple<Args...> args) : args_(std::move(args)) {}
 
-  AnyDeviceModule<T> rebuild(const nn::Module<T, D>& module, const AnyDevice& device) const override;
+  AnyDeviceModule<T, D> rebuild(const nn::Module<T, D>& module, const ModuleDevice<D>& device) const override;
 
 private:
   std::tuple<Args...> args_;
@@ -99,10 +99,10 @@ std::shared_ptr<M> make_recorded(std::tuple<Args...> args) {
 }
 
 template <class M, class... Args>
-AnyDeviceModule<typename M::value_type> ConstructorRecipe<M, Args...>::rebuild(const nn::Module<T, D>& module,
-                                                                               const AnyDevice& device) const {
+AnyDeviceModule<typename M::value_type, typename M::device_type> ConstructorRecipe<M, Args...>::rebuild(
+    const nn::Module<T, D>& module, const ModuleDevice<D>& device) const {
   return std::visit(
-      [&](auto tag) -> AnyDeviceModule<T> {
+      [&](auto tag) -> AnyDeviceModule<T, D> {
         using D2 = typename decltype(tag)::type;
         using M2 = rebind_device_t<M, D2>;
         if constexpr (std::is_constructible_v<M2, const Args&...>) {
