@@ -31,14 +31,21 @@ constexpr double kAgreement = 1e-6;     // in-kernel vs model(x), fp32
 
 double target(double x, double y) { return std::sin(kPi * x) * std::cos(kPi * y); }
 
-/// Trains the MLP on 1024 points (full batch, Adam with a cosine schedule).
+/// The 2-32-32-1 tanh MLP on device D.
 template <class D>
-kt::nn::Sequential<float, D> train(int steps) {
+kt::nn::Sequential<float, D> surrogate_net() {
   using kt::nn::LinearOptions;
   kt::nn::Sequential<float, D> model;
   model.push_back(kt::nn::Linear<float, D>(LinearOptions(2, 32).activation(kt::Activation::Tanh).seed(1)));
   model.push_back(kt::nn::Linear<float, D>(LinearOptions(32, 32).activation(kt::Activation::Tanh).seed(2)));
   model.push_back(kt::nn::Linear<float, D>(LinearOptions(32, 1).seed(3)));
+  return model;
+}
+
+/// Trains the MLP on 1024 points (full batch, Adam with a cosine schedule).
+template <class D>
+kt::nn::Sequential<float, D> train(int steps) {
+  auto model = surrogate_net<D>();
 
   // Training points: a regular 32 x 32 grid over [-1, 1]², edges included (random points
   // leave the corners sparse: the error there was 4x larger).
@@ -130,11 +137,11 @@ int simulate(const kt::nn::Sequential<float, Dt>& trained, int grid, int steps) 
     mlp(team, &points(i * g, 0), &s_team(i, 0), g, scratch.data());
   });
 
-  // The batched forward of the same network on D: model(x) under no-grad.
-  auto model = [&] {
-    if constexpr (std::is_same_v<D, Dt>) return trained.clone();
-    else return trained.template to<D>();
-  }();
+  // The batched forward of the same network on D: model(x) under no-grad. The network is built
+  // on D and the trained state copied in, which works between any two devices (.to<D>() reaches
+  // kt::Host and kt::DefaultDevice only).
+  auto model = surrogate_net<D>();
+  model.copy_state_from(trained);
   kt::NoGradGuard no_grad;
   const auto batched = model(kt::Tensor<float, D>::from_blob(points.data(), {g * g, 2})).data().to_vector();
 

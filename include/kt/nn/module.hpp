@@ -194,15 +194,19 @@ public:
                   "device, kt::Host or kt::DefaultDevice only; for another device D2, build the model there "
                   "and copy the state in: model_on_d2.copy_state_from(model) (a built-in layer also has "
                   "layer.to<D2>())");
-    const impl::AnyDeviceModule<T, D> rebuilt = rebuild_on(DeviceTag<D2>{});
-    const auto* typed = std::get_if<std::shared_ptr<Module<T, D2>>>(&rebuilt);
-    std::shared_ptr<Module<T, D2>> copy = typed ? *typed : nullptr;
-    KT_REQUIRE(copy != nullptr, "kt::nn::Module: ", name(), " cannot rebuild itself on device ", D2::name(),
-               recipe_ ? ": its constructor does not take the arguments it was made with on that device"
-                       : ": C++ cannot recover the arguments it was constructed with; make it with "
-                         "kt::nn::make_module<Class>(arguments...) (which records them), or move it with "
-                         "kt::nn::to<D2>(module, arguments...)");
-    return copy;
+    if constexpr (!impl::in_device_list<D2, impl::module_devices<D>>::value) {
+      return nullptr;  // not compiled: the static_assert above says why
+    } else {
+      const impl::AnyDeviceModule<T, D> rebuilt = rebuild_on(DeviceTag<D2>{});
+      const auto* typed = std::get_if<std::shared_ptr<Module<T, D2>>>(&rebuilt);
+      std::shared_ptr<Module<T, D2>> copy = typed ? *typed : nullptr;
+      KT_REQUIRE(copy != nullptr, "kt::nn::Module: ", name(), " cannot rebuild itself on device ", D2::name(),
+                 recipe_ ? ": its constructor does not take the arguments it was made with on that device"
+                         : ": C++ cannot recover the arguments it was constructed with; make it with "
+                           "kt::nn::make_module<Class>(arguments...) (which records them), or move it with "
+                           "kt::nn::to<D2>(module, arguments...)");
+      return copy;
+    }
   }
 
   /// Rebuilds this module on `device` (one of impl::module_devices<D>, chosen at run time: a
