@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace kt::impl {
 
@@ -36,16 +37,53 @@ void check_linear(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, 
 template <class D>
 inline constexpr bool linear_runs_on_host_v = Kokkos::SpaceAccessibility<D, Kokkos::HostSpace>::accessible;
 
+/// True for dtypes stored narrower than they compute (kt::half, kt::bfloat16).
+template <class T>
+inline constexpr bool linear_stages_v = !std::is_same_v<T, compute_t<T>>;
+
+/// Elements of a 16-bit row that the host epilogues stage at a time; also the backward
+/// epilogue's column block (64 floats, a few cache lines per row).
+inline constexpr std::int64_t linear_stage = 64;
+
+/// n 16-bit values to their compute type, and back (rounded), out of line: the host epilogues
+/// stage 16-bit rows through float buffers with these, so each activation's loop is the float
+/// one and the (vectorised, branch-free) conversions are compiled once per dtype rather than
+/// once per activation and flag combination (5x the float loops' code). The values computed
+/// are the same: each element is converted once each way, as in the unstaged loops.
+template <class T>
+KOKKOS_INLINE_FUNCTION __attribute__((noinline)) void linear_widen(const T* x, compute_t<T>* y, std::int64_t n) {
+  for (std::int64_t j = 0; j < n; ++j) y[j] = static_cast<compute_t<T>>(x[j]);
+}
+template <class T>
+KOKKOS_INLINE_FUNCTION __attribute__((noinline)) void linear_narrow(const compute_t<T>* x, T* y, std::int64_t n) {
+  for (std::int64_t j = 0; j < n; ++j) y[j] = static_cast<T>(x[j]);
+}
+
 /// One row of the forward epilogue, the flags as template arguments so the loop has no
-/// condition left and vectorises.
+/// condition left and vectorises; 16-bit rows staged through float buffers.
 template <class Act, bool Bias, bool Keep, class T>
 KOKKOS_INLINE_FUNCTION void linear_epilogue_row(T* out, const T* bias, T* z, std::int64_t cols) {
   using C = compute_t<T>;
-  for (std::int64_t j = 0; j < cols; ++j) {
-    C v = static_cast<C>(out[j]);
-    if constexpr (Bias) v += static_cast<C>(bias[j]);
-    if constexpr (Keep) z[j] = static_cast<T>(v);
-    out[j] = static_cast<T>(Act{}(v));
+  if constexpr (linear_stages_v<T>) {
+    C v[linear_stage], b[linear_stage];
+    for (std::int64_t j0 = 0; j0 < cols; j0 += linear_stage) {
+      const std::int64_t w = cols - j0 < linear_stage ? cols - j0 : linear_stage;
+      linear_widen(out + j0, v, w);
+      if constexpr (Bias) {
+        linear_widen(bias + j0, b, w);
+        for (std::int64_t j = 0; j < w; ++j) v[j] += b[j];
+      }
+      if constexpr (Keep) linear_narrow(v, z + j0, w);
+      for (std::int64_t j = 0; j < w; ++j) v[j] = Act{}(v[j]);
+      linear_narrow(v, out + j0, w);
+    }
+  } else {
+    for (std::int64_t j = 0; j < cols; ++j) {
+      C v = static_cast<C>(out[j]);
+      if constexpr (Bias) v += static_cast<C>(bias[j]);
+      if constexpr (Keep) z[j] = static_cast<T>(v);
+      out[j] = static_cast<T>(Act{}(v));
+    }
   }
 }
 
@@ -91,18 +129,17 @@ void linear_epilogue(const D& exec, const Tensor<T, D>& y, const Tensor<T, D>& b
   }
 }
 
-/// Columns per host thread in the backward epilogue: 64 floats, a few cache lines per row.
-inline constexpr std::int64_t linear_grad_column_block = 64;
 /// Row groups per 32 columns in the GPU backward epilogue (a team of 32 x 16 threads).
 inline constexpr int linear_grad_row_groups = 16;
 
-/// The host backward epilogue: each thread takes a block of 64 columns and walks all rows in
-/// order (contiguous, vectorised rows; per-column sums in registers/L1).
+/// The host backward epilogue: each thread takes a block of linear_stage columns and walks all
+/// rows in order (contiguous, vectorised rows; per-column sums in registers/L1); a 16-bit row
+/// is staged through float buffers, only the input the derivative reads (x or y) widened.
 template <class Act, class C, class D, class View>
 void linear_grad_epilogue_host(const D& exec, const View& g, const View& y, const View& z, const View& out,
                                const View& bias, bool has_bias, std::int64_t rows, std::int64_t cols) {
   using T = typename View::value_type;
-  constexpr std::int64_t block = linear_grad_column_block;
+  constexpr std::int64_t block = linear_stage;
   const std::int64_t blocks = (cols + block - 1) / block;
   parallel_for(exec, "kt::linear::backward_epilogue", blocks, KOKKOS_LAMBDA(std::int64_t q) {
     const std::int64_t j0 = q * block;
@@ -115,13 +152,27 @@ void linear_grad_epilogue_host(const D& exec, const View& g, const View& y, cons
       const T* yi = y.data() + e0;
       const T* zi = z.data() + e0;
       T* oi = out.data() + e0;
-      for (std::int64_t j = 0; j < width; ++j) {
-        const C d = Act{}.grad(static_cast<C>(gi[j]), static_cast<C>(zi[j]), static_cast<C>(yi[j]));
-        oi[j] = static_cast<T>(d);
-        sum[j] += d;
+      if constexpr (linear_stages_v<T>) {
+        C gs[block], vs[block];
+        linear_widen(gi, gs, width);
+        linear_widen(Act::uses_input ? zi : yi, vs, width);
+        for (std::int64_t j = 0; j < width; ++j) {
+          const C d = Act{}.grad(gs[j], vs[j], vs[j]);
+          gs[j] = d;
+          sum[j] += d;
+        }
+        linear_narrow(gs, oi, width);
+      } else {
+        for (std::int64_t j = 0; j < width; ++j) {
+          const C d = Act{}.grad(static_cast<C>(gi[j]), static_cast<C>(zi[j]), static_cast<C>(yi[j]));
+          oi[j] = static_cast<T>(d);
+          sum[j] += d;
+        }
       }
     }
-    if (has_bias)
+    if (!has_bias) return;
+    if constexpr (linear_stages_v<T>) linear_narrow(sum, bias.data() + j0, width);
+    else
       for (std::int64_t j = 0; j < width; ++j) bias(j0 + j) = static_cast<T>(sum[j]);
   }, rows * cols);
 }
