@@ -145,8 +145,41 @@ KOKKOS_INLINE_FUNCTION void gemm_host_tile(const GemmLayout<T, C>& L, const Gemm
   }
 }
 
+/// Work item `item` of gemm_kokkos_host in the scratch `buf`: its tile's product into the
+/// accumulators, then alpha, beta and the rounding to C. Out of line and free of the execution
+/// space, so Serial (the one-thread path) and OpenMP run one compiled copy.
+template <class Tiles, class T, class C, class Acc>
+__attribute__((noinline)) void gemm_host_item(const GemmLayout<T, C>& L, const GemmScratch<Acc>& S,
+                                              const GemmBuffers<Acc>& buf, std::int64_t item, bool in_place,
+                                              Acc alpha, Acc beta) {
+  const GemmTile t = L.tile(item);
+  C* const cb = L.c_of(t);
+  // The accumulators: C's own block, or the scratch block (rows ni apart).
+  Acc* acc = buf.acc;
+  std::int64_t ld = L.ni;
+  if constexpr (std::is_same_v<C, Acc>) {
+    if (in_place) acc = cb, ld = L.ldc;
+  }
+  gemm_host_tile<Tiles>(L, t, S, buf, acc, ld);
+  if (in_place) {  // only alpha is left to apply
+    if (alpha != Acc(1))
+      for (int i = 0; i < t.rows; ++i)
+        for (int j = 0; j < t.cols; ++j) acc[i * ld + j] *= alpha;
+    return;
+  }
+  for (int i = 0; i < t.rows; ++i) {
+    C* const ci = cb + i * L.ldc;
+    const Acc* const si = acc + i * ld;
+    if (beta == Acc(0)) {
+      for (int j = 0; j < t.cols; ++j) gemm_store<false>(ci[j], si[j], alpha, beta);
+    } else {
+      for (int j = 0; j < t.cols; ++j) gemm_store<true>(ci[j], si[j], alpha, beta);
+    }
+  }
+}
+
 /// C[b] = alpha * op(A[b]) * op(B[b]) + beta * C[b] on a host execution space, one thread per
-/// work item (a block of C: gemm_host_plan) running gemm_host_tile. The accumulators live in C
+/// work item (a block of C: gemm_host_plan) running gemm_host_item. The accumulators live in C
 /// itself when C is the accumulation type and beta == 0 (alpha applied at the end), else in a
 /// scratch block of the item's size, written to C once by gemm_store. Against a team tile per
 /// C tile (kt/backend/impl/gemm_kokkos.hpp) this packs op(B) m / MC times less and, in place,
@@ -156,7 +189,8 @@ KOKKOS_INLINE_FUNCTION void gemm_host_tile(const GemmLayout<T, C>& L, const Gemm
 template <class Exec, class T, class C>
 void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, C>& p) {
   using Acc = gemm_acc_t<T>;
-  using Tiles = GemmTiles<Exec, Acc>;
+  // Every host space has the same tiles: name them by one, so its compiled code is shared.
+  using Tiles = GemmTiles<Kokkos::DefaultHostExecutionSpace, Acc>;
   const bool in_place = std::is_same_v<C, Acc> && p.beta == 0;
   const GemmHostPlan plan = gemm_host_plan<Tiles>(p.m, p.n, p.batch, exec.concurrency(), in_place);
   const GemmLayout<T, C> L(p, plan.rows, plan.cols);
@@ -168,31 +202,8 @@ void gemm_kokkos_host(const Exec& exec, const GemmProblem<T, C>& p) {
   const Policy policy =
       Policy(exec, L.items(), 1, 1).set_scratch_size(Tiles::scratch_level, Kokkos::PerTeam(S.bytes()));
   Kokkos::parallel_for("kt::gemm_kokkos", policy, [=](const Member& team) {
-    const GemmTile t = L.tile(team.league_rank());
     const GemmBuffers<Acc> buf = S.carve(team.team_scratch(int(Tiles::scratch_level)));
-    C* const cb = L.c_of(t);
-    // The accumulators: C's own block, or the scratch block (rows ni apart).
-    Acc* acc = buf.acc;
-    std::int64_t ld = L.ni;
-    if constexpr (std::is_same_v<C, Acc>) {
-      if (in_place) acc = cb, ld = L.ldc;
-    }
-    gemm_host_tile<Tiles>(L, t, S, buf, acc, ld);
-    if (in_place) {  // only alpha is left to apply
-      if (alpha != Acc(1))
-        for (int i = 0; i < t.rows; ++i)
-          for (int j = 0; j < t.cols; ++j) acc[i * ld + j] *= alpha;
-      return;
-    }
-    for (int i = 0; i < t.rows; ++i) {
-      C* const ci = cb + i * L.ldc;
-      const Acc* const si = acc + i * ld;
-      if (beta == Acc(0)) {
-        for (int j = 0; j < t.cols; ++j) gemm_store<false>(ci[j], si[j], alpha, beta);
-      } else {
-        for (int j = 0; j < t.cols; ++j) gemm_store<true>(ci[j], si[j], alpha, beta);
-      }
-    }
+    gemm_host_item<Tiles>(L, S, buf, team.league_rank(), in_place, alpha, beta);
   });
 }
 
