@@ -60,12 +60,14 @@ __attribute__((noinline)) void run_range(const F& f, std::int64_t begin, std::in
   for (std::int64_t i = begin; i < end; ++i) f(i);
 }
 
-/// Piece c of [0, n) in pieces of `chunk` elements, through run_range.
+/// Piece c of [0, n) in pieces of `chunk` elements, through run_range. It points to the
+/// caller's f: a host pool runs the kernel before Kokkos::parallel_for returns, and a copy of f
+/// would copy its Views, each an atomic reference count up and down per launch.
 template <class F>
 struct RangePieces {
-  F f;
+  const F* f;
   std::int64_t n, chunk;
-  void operator()(std::int64_t c) const { run_range(f, c * chunk, std::min(n, (c + 1) * chunk)); }
+  void operator()(std::int64_t c) const { run_range(*f, c * chunk, std::min(n, (c + 1) * chunk)); }
 };
 
 /// Kokkos::parallel_for(label, [0, n), f) on `exec`; on a host pool, on the calling thread or
@@ -78,7 +80,7 @@ void parallel_for(const Exec& exec, const char* label, std::int64_t n, const F& 
   if constexpr (!std::is_same_v<Inline, Exec>) {
     const std::int64_t threads = ((work < 0 ? n : work) + host_grain - 1) / host_grain;
     const std::int64_t pieces = std::max<std::int64_t>(1, std::min<std::int64_t>(threads, exec.concurrency()));
-    const RangePieces<F> run{f, n, (n + pieces - 1) / pieces};
+    const RangePieces<F> run{&f, n, (n + pieces - 1) / pieces};
     if (pieces == 1) Kokkos::parallel_for(label, index_policy_t<Inline>(0, 1), run);
     else Kokkos::parallel_for(label, index_policy_t<Exec>(work_instance(exec), 0, pieces), run);
   } else {
