@@ -61,6 +61,27 @@ TEST_CASE_TEMPLATE("arithmetic broadcasts like NumPy", TestCase, KT_ALL_FLOAT_CA
   }
 }
 
+TEST_CASE_TEMPLATE("broadcasts large enough to split across threads, in place and into a new tensor", TestCase,
+                   KT_FLOAT_CASES) {
+  // Host kernels walk the output by rows of its last dimension and split the rows between
+  // threads above 8192 elements: a row vector, a column vector and a middle-dimension broadcast.
+  using T = typename TestCase::dtype;
+  using D = typename TestCase::device;
+  const std::vector<std::pair<kt::Shape, kt::Shape>> cases = {
+      {{300, 40}, {40}}, {{40, 300}, {40, 1}}, {{7, 50, 30}, {7, 1, 30}}};
+  for (const auto& [sa, sb] : cases) {
+    CAPTURE(sa.str());
+    CAPTURE(sb.str());
+    const auto a = kt::randn<T, D>(sa, 1), b = kt::randn<T, D>(sb, 2);
+    const auto va = kt_test::as_double(a.to_vector()), vb = kt_test::as_double(b.to_vector());
+    const auto expected = reference(va, sa, vb, sb, sa, std::multiplies<>());
+    CHECK(kt_test::all_close((a * b).to_vector(), expected));
+    auto c = a.clone();
+    c *= b;
+    CHECK(kt_test::all_close(c.to_vector(), expected));
+  }
+}
+
 TEST_CASE_TEMPLATE("scalar operands on either side", TestCase, KT_ALL_FLOAT_CASES, KT_CASES(std::int64_t)) {
   using T = typename TestCase::dtype;
   using D = typename TestCase::device;

@@ -24,12 +24,8 @@ Tensor<T, D> expand_to(const Tensor<T, D>& t, const Shape& shape) {
   Tensor<T, D> out(shape, exec);
   const auto x = t.view();
   const auto y = out.view();
-  const BroadcastIndex index(shape, t.shape(), t.shape());
-  parallel_for(exec, "kt::autograd::expand", out.numel(), KOKKOS_LAMBDA(std::int64_t i) {
-    std::int64_t ia, ib;
-    index(i, ia, ib);
-    y(i) = x(ia);
-  });
+  broadcast_for(exec, "kt::autograd::expand", BroadcastIndex(shape, t.shape(), t.shape()), out.numel(),
+                KOKKOS_LAMBDA(std::int64_t e, std::int64_t ia, std::int64_t) { y(e) = x(ia); });
   return out;
 }
 

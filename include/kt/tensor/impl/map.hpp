@@ -54,12 +54,10 @@ Tensor<R, D> binary_map(const D& exec, const char* op, const Tensor<T, D>& a, co
   const Shape shape = broadcast_shapes(a.shape(), b.shape(), op);
   Tensor<R, D> out(shape, exec);
   const auto z = out.view();
-  const BroadcastIndex index(shape, a.shape(), b.shape());
-  parallel_for(exec, op, out.numel(), KOKKOS_LAMBDA(std::int64_t i) {
-    std::int64_t ia, ib;
-    index(i, ia, ib);
-    z(i) = static_cast<R>(f(static_cast<C>(x(ia)), static_cast<C>(y(ib))));
-  });
+  broadcast_for(exec, op, BroadcastIndex(shape, a.shape(), b.shape()), out.numel(),
+                KOKKOS_LAMBDA(std::int64_t e, std::int64_t ia, std::int64_t ib) {
+                  z(e) = static_cast<R>(f(static_cast<C>(x(ia)), static_cast<C>(y(ib))));
+                });
   return out;
 }
 
@@ -74,12 +72,10 @@ void binary_inplace(const D& exec, const char* op, const Tensor<T, D>& a, const 
   using C = compute_t<T>;
   const auto x = a.view();
   const auto y = b.view();
-  const BroadcastIndex index(shape, a.shape(), b.shape());
-  parallel_for(exec, op, a.numel(), KOKKOS_LAMBDA(std::int64_t i) {
-    std::int64_t ia, ib;
-    index(i, ia, ib);
-    x(i) = static_cast<T>(f(static_cast<C>(x(i)), static_cast<C>(y(ib))));
-  });
+  broadcast_for(exec, op, BroadcastIndex(shape, a.shape(), b.shape()), a.numel(),
+                KOKKOS_LAMBDA(std::int64_t e, std::int64_t, std::int64_t ib) {
+                  x(e) = static_cast<T>(f(static_cast<C>(x(e)), static_cast<C>(y(ib))));
+                });
 }
 
 /// a = f(a) in place.
