@@ -59,8 +59,9 @@ public:
     return modules_[i];
   }
 
-  /// A copy of the whole stack on device D2 (every child rebuilt there); on its own device,
-  /// an independent copy (clone()).
+  /// A copy of the whole stack on device D2 (every child rebuilt there): its own device (an
+  /// independent copy, clone()), kt::Host or kt::DefaultDevice; elsewhere, build the stack there
+  /// and copy_state_from() this one.
   template <class D2>
   Sequential<T, D2> to() const {
     return rebuilt<D2>();
