@@ -27,7 +27,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <type_traits>
 
 namespace kt::impl {

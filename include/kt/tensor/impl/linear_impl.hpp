@@ -171,9 +171,10 @@ void linear_grad_epilogue_host(const D& exec, const View& g, const View& y, cons
       }
     }
     if (!has_bias) return;
-    if constexpr (linear_stages_v<T>) linear_narrow(sum, bias.data() + j0, width);
+    T* const db = bias.data() + j0;  // nvcc: a lambda must not first capture inside `if constexpr`
+    if constexpr (linear_stages_v<T>) linear_narrow(sum, db, width);
     else
-      for (std::int64_t j = 0; j < width; ++j) bias(j0 + j) = static_cast<T>(sum[j]);
+      for (std::int64_t j = 0; j < width; ++j) db[j] = static_cast<T>(sum[j]);
   }, rows * cols);
 }
 
