@@ -5,6 +5,7 @@
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/impl/float16.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/ops.hpp"
@@ -37,10 +38,6 @@ void check_linear(const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, 
 template <class D>
 inline constexpr bool linear_runs_on_host_v = Kokkos::SpaceAccessibility<D, Kokkos::HostSpace>::accessible;
 
-/// True for dtypes stored narrower than they compute (kt::half, kt::bfloat16).
-template <class T>
-inline constexpr bool linear_stages_v = !std::is_same_v<T, compute_t<T>>;
-
 /// Elements of a 16-bit row that the host epilogues stage at a time; also the backward
 /// epilogue's column block (64 floats, a few cache lines per row).
 inline constexpr std::int64_t linear_stage = 64;
@@ -64,7 +61,7 @@ KOKKOS_INLINE_FUNCTION __attribute__((noinline)) void linear_narrow(const comput
 template <class Act, bool Bias, bool Keep, class T>
 KOKKOS_INLINE_FUNCTION void linear_epilogue_row(T* out, const T* bias, T* z, std::int64_t cols) {
   using C = compute_t<T>;
-  if constexpr (linear_stages_v<T>) {
+  if constexpr (is_float16<T>::value) {
     C v[linear_stage], b[linear_stage];
     for (std::int64_t j0 = 0; j0 < cols; j0 += linear_stage) {
       const std::int64_t w = cols - j0 < linear_stage ? cols - j0 : linear_stage;
@@ -152,7 +149,7 @@ void linear_grad_epilogue_host(const D& exec, const View& g, const View& y, cons
       const T* yi = y.data() + e0;
       const T* zi = z.data() + e0;
       T* oi = out.data() + e0;
-      if constexpr (linear_stages_v<T>) {
+      if constexpr (is_float16<T>::value) {
         C gs[block], vs[block];
         linear_widen(gi, gs, width);
         linear_widen(Act::uses_input ? zi : yi, vs, width);
@@ -172,7 +169,7 @@ void linear_grad_epilogue_host(const D& exec, const View& g, const View& y, cons
     }
     if (!has_bias) return;
     T* const db = bias.data() + j0;  // nvcc: a lambda must not first capture inside `if constexpr`
-    if constexpr (linear_stages_v<T>) linear_narrow(sum, db, width);
+    if constexpr (is_float16<T>::value) linear_narrow(sum, db, width);
     else
       for (std::int64_t j = 0; j < width; ++j) db[j] = static_cast<T>(sum[j]);
   }, rows * cols);
