@@ -3,8 +3,9 @@
 #   hello          a 20-line program that includes kt/kt.hpp and runs one Linear forward
 #   fashion_mnist  the main example
 #   kt_tests_nn    one test layer (doctest, every device)
-# each header-only (kt::kt) — hello and the example also with autocast compiled out
-# (-DKT_AUTOCAST=OFF: the "autocast off" rows) — and with kt::kt_compiled (the "+ compiled"
+# each header-only (kt::kt) — hello as a user's build has it, without autocast's 16-bit paths,
+# and with them (-DKT_AUTOCAST=ON: "autocast on"); the example, which autocasts, with them and
+# without (-DKT_AUTOCAST=OFF: "autocast off") — and with kt::kt_compiled (the "+ compiled"
 # rows: the library is built first, untimed, as a user's build does once — for the test layer,
 # the tests' own instance; its own row times the library alone),
 # for the host (Kokkos in .deps/kokkos, -O3) and, when scripts/setup.sh --cuda installed
@@ -92,7 +93,7 @@ time_all() {
   time_build hello "$label" "$work/hello" hello "$@"
   time_build fashion_mnist "$label" "$root" fashion_mnist "$@" -DKT_ENABLE_BENCHMARKS=OFF
   time_build kt_tests_nn "$label" "$root" kt_tests_nn "$@" -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF
-  time_build "hello, autocast off" "$label" "$work/hello" hello "$@" -DKT_AUTOCAST=OFF
+  time_build "hello, autocast on" "$label" "$work/hello" hello "$@" -DKT_AUTOCAST=ON
   time_build "fashion_mnist, autocast off" "$label" "$root" fashion_mnist "$@" -DKT_AUTOCAST=OFF \
     -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_TESTS=OFF
   time_build "kt_compiled (the library)" "$label" "$root" kt_compiled "$@" "${kt[@]}"

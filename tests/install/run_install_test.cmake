@@ -3,8 +3,8 @@
 # it, deletes that tree, then configures, builds and runs tests/install/consumer against the
 # install, finding Kokkos only through the consumer's Kokkos_DIR: the program header-only
 # (kt::kt) and with kt::kt_compiled, which the installed config builds there from the installed
-# sources. The installed package must not name the deleted tree, and without Kokkos-Cuda it
-# must not require CUDA.
+# sources, both asking for autocast (KT_AUTOCAST). The installed package must not name the
+# deleted tree, and without Kokkos-Cuda it must not require CUDA.
 file(REMOVE_RECURSE "${KT_WORK_DIR}")
 set(prefix "${KT_WORK_DIR}/prefix")
 set(kt_build "${KT_WORK_DIR}/kt-build")

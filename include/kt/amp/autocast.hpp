@@ -35,9 +35,10 @@
 /// after a backward has freed it, so a guard around a whole loop still sees updated weights).
 /// Outside the guard every op runs in fp32 again. Differences from PyTorch: max/min reductions
 /// give fp32 (the same values); an op on two 16-bit results of different dtypes (nested guards
-/// of both kinds) runs in fp32. A program that never autocasts can compile the 16-bit paths out
-/// (KT_NO_AUTOCAST, CMake -DKT_AUTOCAST=OFF; kt/core/impl/autocast_state.hpp); a guard that
-/// would open a region then throws.
+/// of both kinds) runs in fp32. The 16-bit paths are compiled in on request, as they double a
+/// program's compile time: KT_ENABLE_AUTOCAST for every translation unit, which CMake's
+/// -DKT_AUTOCAST=ON passes on (kt/core/impl/autocast_state.hpp). Without it a guard that would
+/// open a region throws.
 
 #include "kt/core/impl/public_begin.hpp"
 
@@ -66,13 +67,13 @@ class autocast {
                 "kt::amp::autocast<D, H>: H must be kt::half or kt::bfloat16");
 
 public:
-  /// Throws kt::Error when `enabled` and the program was built with autocast compiled out
-  /// (KT_NO_AUTOCAST); a disabled region is always allowed.
+  /// Throws kt::Error when `enabled` and the program was built without autocast
+  /// (KT_ENABLE_AUTOCAST undefined); a disabled region is always allowed.
   explicit autocast(bool enabled = true) : previous_(impl::autocast_state<D>().dtype) {
     KT_REQUIRE(!enabled || impl::autocast_compiled, "kt::amp::autocast<", device_name<D>(), ", ",
-               dtype_name<H>(), ">: this program was built with KT_NO_AUTOCAST (CMake -DKT_AUTOCAST=OFF), "
-               "which compiles autocast out; build it without that definition to run ops in 16 bits under "
-               "autocast, or cast explicitly with Var::to<", dtype_name<H>(), ">()");
+               dtype_name<H>(), ">: this program was built without autocast's 16-bit op paths, which are "
+               "compiled in on request; configure it with -DKT_AUTOCAST=ON (CMake) or define KT_ENABLE_AUTOCAST "
+               "for every translation unit, or cast explicitly with Var::to<", dtype_name<H>(), ">()");
     impl::autocast_state<D>().dtype =
         !enabled ? impl::AutocastDtype::None
                  : (std::is_same_v<H, half> ? impl::AutocastDtype::Half : impl::AutocastDtype::BFloat16);

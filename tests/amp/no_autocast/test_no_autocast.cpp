@@ -1,7 +1,8 @@
-// A program built with KT_NO_AUTOCAST (CMake -DKT_AUTOCAST=OFF): this executable defines it for
-// its one translation unit and links header-only kt. Opening an autocast region is a kt::Error
-// that names the definition and leaves the state as it was; a disabled guard is allowed; ops
-// run in fp32 with no 16-bit twin; explicit 16-bit casts still compute in 16 bits.
+// A program built without autocast (KT_ENABLE_AUTOCAST undefined, what kt::kt's users get unless
+// they configure -DKT_AUTOCAST=ON): this executable's one translation unit links header-only kt
+// without the definition. Opening an autocast region is a kt::Error that names the definition
+// and leaves the state as it was; a disabled guard is allowed; ops run in fp32 with no 16-bit
+// twin; explicit 16-bit casts still compute in 16 bits.
 
 #include "kt_test.hpp"
 
@@ -10,7 +11,7 @@
 #include <cmath>
 #include <string>
 
-static_assert(!kt::impl::autocast_compiled, "this test is built with KT_NO_AUTOCAST");
+static_assert(!kt::impl::autocast_compiled, "this test is built without KT_ENABLE_AUTOCAST");
 
 using kt_test::bit_equal;
 
@@ -22,8 +23,8 @@ TEST_CASE_TEMPLATE("an autocast region cannot open without autocast compiled in"
   } catch (const kt::Error& e) {
     message = e.what();
   }
-  CHECK(message.find("KT_NO_AUTOCAST") != std::string::npos);
-  CHECK(message.find("-DKT_AUTOCAST=OFF") != std::string::npos);
+  CHECK(message.find("KT_ENABLE_AUTOCAST") != std::string::npos);
+  CHECK(message.find("-DKT_AUTOCAST=ON") != std::string::npos);
   CHECK(message.find("bfloat16") != std::string::npos);
   CHECK_FALSE(kt::amp::autocast<D>::is_enabled());
   using HalfRegion = kt::amp::autocast<D, kt::half>;

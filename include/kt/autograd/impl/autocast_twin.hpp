@@ -64,7 +64,7 @@ Var<float, D> widen_with_twin(const Var<H, D>& h) {
 
 /// Calls f(tag) with tag's type the region's 16-bit dtype when autocast is on for device D and
 /// the op's dtype T is float; returns f's answer (whether it ran the op), false otherwise. With
-/// autocast compiled out (KT_NO_AUTOCAST) f is never instantiated.
+/// autocast not compiled in (KT_ENABLE_AUTOCAST undefined) f is never instantiated.
 template <class T, class D, class F>
 bool in_autocast_region(F&& f) {
   if constexpr (!std::is_same_v<T, float> || !autocast_compiled) {

@@ -11,16 +11,17 @@ namespace kt::impl {
 
 enum class AutocastDtype { None, Half, BFloat16 };
 
-/// Whether autocast is compiled in. Every float op carries a 16-bit path for autocast regions,
-/// for kt::half and kt::bfloat16, which a program pays for in compile time whether or not it
-/// opens a region (about 60% of a one-Linear program's: docs/performance.md, "Compile time").
-/// Defining KT_NO_AUTOCAST for every translation unit of a program (CMake: -DKT_AUTOCAST=OFF,
-/// which kt::kt passes on) compiles those paths out; kt::amp::autocast then refuses to open a
-/// region. Explicit 16-bit tensors and casts are unaffected.
-#if defined(KT_NO_AUTOCAST)
-inline constexpr bool autocast_compiled = false;
-#else
+/// Whether autocast is compiled in. Each float op's path for autocast regions runs the op again
+/// in kt::half and in kt::bfloat16 — in effect the autograd stack for two more dtypes, which
+/// doubles the compile time of a program that never opens a region (docs/integration.md,
+/// "Compile time"). So it is opt-in: defining KT_ENABLE_AUTOCAST for every translation unit
+/// of a program (CMake: -DKT_AUTOCAST=ON, which kt::kt passes on; on by default in kt's own
+/// tests, examples and benchmarks) compiles it in. Without it kt::amp::autocast refuses to
+/// open a region; explicit 16-bit tensors and casts are unaffected.
+#if defined(KT_ENABLE_AUTOCAST)
 inline constexpr bool autocast_compiled = true;
+#else
+inline constexpr bool autocast_compiled = false;
 #endif
 
 struct AutocastState {
