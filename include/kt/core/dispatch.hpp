@@ -18,6 +18,11 @@
 /// the host pool, else Serial — and "cuda", "openmp", "serial", "threads", "hip", "sycl" name
 /// one. A device that is not compiled in, or not usable here (a Cuda build without a GPU), is a
 /// kt::Error listing the devices this build has. Needs a live kt::Runtime.
+///
+/// `f` is compiled once per device it may run on, which is most of such a program's compile
+/// time. `kt::dispatch_device<kt::DefaultDevice, kt::Host>(name, f)` compiles it only for the
+/// devices named (those that are enabled, in the order above): the accelerator and the host
+/// pool in a Cuda build, the host pool alone in a host build, where Serial then is no choice.
 
 #include "kt/core/impl/public_begin.hpp"
 
@@ -28,6 +33,7 @@
 
 #include <cctype>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace kt {
@@ -37,13 +43,18 @@ namespace kt {
 inline std::string best_device() { return impl::first_available(impl::enabled_devices{}); }
 
 /// Calls f(kt::DeviceTag<D>{}) for the device D named by `name` (see the file comment) and
-/// returns what f returns; f must return the same type for every device.
-template <class F>
+/// returns what f returns; f must return the same type for every device. D is one of
+/// `Devices`, or of every enabled device when none are given.
+template <class... Devices, class F>
 decltype(auto) dispatch_device(std::string name, F&& f) {
+  using List = std::conditional_t<sizeof...(Devices) == 0, impl::enabled_devices,
+                                  impl::enabled_among_t<Devices...>>;
+  static_assert(!std::is_same_v<List, impl::DeviceList<>>,
+                "kt::dispatch_device<Devices...>: none of Devices is enabled in this Kokkos");
   name = impl::lower(name);
   if (name.empty()) name = "auto";
   using R = decltype(f(DeviceTag<DefaultDevice>{}));
-  return impl::dispatch_checked<R>(name, impl::enabled_devices{}, std::forward<F>(f));
+  return impl::dispatch_checked<R>(name, List{}, std::forward<F>(f));
 }
 
 }  // namespace kt

@@ -105,4 +105,15 @@ struct in_device_list;
 template <class D, class... Ds>
 struct in_device_list<D, DeviceList<Ds...>> : std::bool_constant<(std::is_same_v<D, Ds> || ...)> {};
 
+/// The enabled devices that are among Ds, in enabled_devices' order, each once.
+template <class Enabled, class... Ds>
+struct enabled_among;
+template <class... Es, class... Ds>
+struct enabled_among<DeviceList<Es...>, Ds...> {
+  using type = typename concat_devices<
+      std::conditional_t<in_device_list<Es, DeviceList<Ds...>>::value, DeviceList<Es>, DeviceList<>>...>::type;
+};
+template <class... Ds>
+using enabled_among_t = typename enabled_among<enabled_devices, Ds...>::type;
+
 }  // namespace kt::impl

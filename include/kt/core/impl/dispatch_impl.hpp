@@ -1,5 +1,5 @@
 #pragma once
-// The walk over the enabled devices behind kt::dispatch_device (kt/core/dispatch.hpp).
+// The walk over a list of devices behind kt::dispatch_device (kt/core/dispatch.hpp).
 
 #include "kt/core/impl/internal.hpp"
 
@@ -51,8 +51,8 @@ R dispatch_checked(const std::string& key, DeviceList<Ds...> list, F&& f) {
   bool found = false, usable = false;
   ((found = found || key == "auto" || key == device_key<Ds>(),
     usable = usable || (is_available<Ds>() && (key == "auto" || key == device_key<Ds>()))), ...);
-  KT_REQUIRE(found, "kt::dispatch_device: no device \"", key, "\" in this build; it has: ", device_keys(list),
-             " (or \"auto\")");
+  KT_REQUIRE(found, "kt::dispatch_device: no device \"", key, "\" among those this call is compiled for: ",
+             device_keys(list), " (or \"auto\")");
   KT_REQUIRE(usable, "kt::dispatch_device: device \"", key, "\" is compiled in but not available on this "
              "machine (no GPU?); available here: ", device_keys(list));
   return dispatch_named<R>(key, list, std::forward<F>(f));
