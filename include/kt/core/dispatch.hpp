@@ -17,7 +17,7 @@
 /// Names: "auto" (or "") picks the best available device — a GPU when one is present, else
 /// the host pool, else Serial — and "cuda", "openmp", "serial", "threads", "hip", "sycl" name
 /// one. A device that is not compiled in, or not usable here (a Cuda build without a GPU), is a
-/// kt::Error listing the devices this build has. Needs a live kt::Runtime.
+/// kt::Error listing the devices the call is compiled for. Needs a live kt::Runtime.
 ///
 /// `f` is compiled once per device it may run on, which is most of such a program's compile
 /// time. `kt::dispatch_device<kt::DefaultDevice, kt::Host>(name, f)` compiles it only for the
