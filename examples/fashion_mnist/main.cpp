@@ -431,8 +431,8 @@ int run(Config c, const std::string& summary_path, const Ranks& ranks) {
 
 // --device picks the device, through kt::dispatch_device: run<D>() is compiled for
 // kt::DefaultDevice and kt::Host — the GPU and the host pool in a Cuda build, the host pool
-// alone in a host build (`--threads 1` is the one-thread run), as compiling it for every
-// enabled device would take twice the compile time — and runs on the chosen one. The default,
+// alone in a host build (`--threads 1` is the one-thread run), as compiling it for Serial too
+// took 1.5x the compile time — and runs on the chosen one. The default,
 // "auto", takes a GPU when one is present and says so when a Cuda build finds none.
 int dispatch(const Config& c, const std::string& summary, const Ranks& ranks) {
   const std::string device = c.device.empty() ? "auto" : c.device;

@@ -35,7 +35,7 @@
 /// after a backward has freed it, so a guard around a whole loop still sees updated weights).
 /// Outside the guard every op runs in fp32 again. Differences from PyTorch: max/min reductions
 /// give fp32 (the same values); an op on two 16-bit results of different dtypes (nested guards
-/// of both kinds) runs in fp32. The 16-bit paths are compiled in on request, as they double a
+/// of both kinds) runs in fp32. The 16-bit paths are compiled in on request, as they can double a
 /// program's compile time: KT_ENABLE_AUTOCAST for every translation unit, which CMake's
 /// -DKT_AUTOCAST=ON passes on (kt/core/impl/autocast_state.hpp). Without it a guard that would
 /// open a region throws.

@@ -13,7 +13,7 @@ enum class AutocastDtype { None, Half, BFloat16 };
 
 /// Whether autocast is compiled in. Each float op's path for autocast regions runs the op again
 /// in kt::half and in kt::bfloat16 — in effect the autograd stack for two more dtypes, which
-/// doubles the compile time of a program that never opens a region (docs/integration.md,
+/// can double the compile time of a program that never opens a region (docs/integration.md,
 /// "Compile time"). So it is opt-in: defining KT_ENABLE_AUTOCAST for every translation unit
 /// of a program (CMake: -DKT_AUTOCAST=ON, which kt::kt passes on; on by default in kt's own
 /// tests, examples and benchmarks) compiles it in. Without it kt::amp::autocast refuses to
