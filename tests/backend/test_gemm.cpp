@@ -160,7 +160,8 @@ TEST_CASE_TEMPLATE("alpha, beta, batches and broadcast operands on every back-en
 // order, so C = A B agrees bit for bit with C = A B + 1 * 0.
 TEST_CASE_TEMPLATE("the host kernel's two paths give identical bits", T, float, double) {
   for (int threads : {1, 2}) {
-    for (const auto& [m, n, k] : {std::array<std::int64_t, 3>{203, 531, 401}, {64, 64, 64}, {5, 700, 900}, {3, 2100, 20}}) {
+    for (const auto& mnk : {std::array<std::int64_t, 3>{203, 531, 401}, {64, 64, 64}, {5, 700, 900}, {3, 2100, 20}}) {
+      const std::int64_t m = mnk[0], n = mnk[1], k = mnk[2];  // CAPTURE's lambda may not capture a binding (C++17)
       CAPTURE(threads);
       CAPTURE(m);
       Case<T> direct(m, n, k, 1, N, Tr, 1, 0), tiled(m, n, k, 1, N, Tr, 1, 1);

@@ -69,7 +69,9 @@ TEST_CASE_TEMPLATE("broadcasts large enough to split across threads, in place an
   using D = typename TestCase::device;
   const std::vector<std::pair<kt::Shape, kt::Shape>> cases = {
       {{300, 40}, {40}}, {{40, 300}, {40, 1}}, {{7, 50, 30}, {7, 1, 30}}};
-  for (const auto& [sa, sb] : cases) {
+  for (const auto& shapes : cases) {
+    const kt::Shape& sa = shapes.first;  // not a structured binding: CAPTURE's lambda captures it,
+    const kt::Shape& sb = shapes.second;  // which C++17 does not allow for bindings
     CAPTURE(sa.str());
     CAPTURE(sb.str());
     const auto a = kt::randn<T, D>(sa, 1), b = kt::randn<T, D>(sb, 2);
