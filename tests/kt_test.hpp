@@ -10,6 +10,7 @@
 #include <cstring>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace kt_test {
@@ -72,6 +73,13 @@ bool same_across_devices(const std::vector<T>& a, const std::vector<T>& b, doubl
   if constexpr (kt::is_host_accessible_v<D1> && kt::is_host_accessible_v<D2>) return a == b;
   else return all_close(a, as_double(b), gpu_tol);
 }
+
+/// Where a module on D moves at run time (Module::clone_to, Sequential::to), other than D when
+/// there is such a device: kt::DefaultDevice, or kt::Host from a host default device (a host
+/// build's OpenMP modules have none: both are OpenMP; a GPU's have none either).
+template <class D>
+using module_move_target =
+    std::conditional_t<std::is_same_v<D, kt::DefaultDevice> && kt::is_host_accessible_v<D>, kt::Host, kt::DefaultDevice>;
 
 /// The error message of `f()`'s kt::Error, or "" when it throws none.
 template <class F>

@@ -139,7 +139,7 @@ int simulate(const kt::nn::Sequential<float, Dt>& trained, int grid, int steps) 
 
   // The batched forward of the same network on D: model(x) under no-grad. The network is built
   // on D and the trained state copied in, which works between any two devices (.to<D>() reaches
-  // kt::Host and kt::DefaultDevice only).
+  // kt::DefaultDevice, and from a host device kt::Host, only).
   auto model = surrogate_net<D>();
   model.copy_state_from(trained);
   kt::NoGradGuard no_grad;

@@ -1,6 +1,6 @@
-// Must not compile: moving a module at run time to a device other than its own, kt::Host and
-// kt::DefaultDevice (Serial, from an OpenMP build's default device). Fixed: build the model on
-// that device and copy the state in.
+// Must not compile: moving a module at run time to a device other than its own,
+// kt::DefaultDevice and (for a host module) kt::Host: Serial, from an OpenMP build's default
+// device. Fixed: build the model on that device and copy the state in.
 #include <kt/kt.hpp>
 
 int main(int argc, char* argv[]) {

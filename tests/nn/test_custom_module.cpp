@@ -66,9 +66,10 @@ struct Scaled : kt::nn::Module<double, D> {
   kt::Var<double, D> forward(const kt::Var<double, D>& x) override { return (*fc)(x) * scale; }
 };
 
-// A device D's modules move to other than D, when there is one: kt::DefaultDevice, or kt::Host
-// from the default device (a host build's OpenMP modules have none: both are OpenMP; its
-// Serial ones move to OpenMP). Moving to D itself does not compile for Residual.
+// Another device than D for a move with the module's constructor arguments, which reaches every
+// device, when there is one: kt::DefaultDevice, or kt::Host from the default device (a host
+// build's OpenMP modules have none: both are OpenMP). Moving to D itself does not compile for
+// Residual. Moves without the arguments go to kt_test::module_move_target<D>.
 template <class D>
 using OtherDevice = std::conditional_t<std::is_same_v<D, kt::DefaultDevice>, kt::Host, kt::DefaultDevice>;
 
@@ -144,7 +145,7 @@ TEST_CASE_TEMPLATE("a custom module moves to another device with kt::nn::to and 
 }
 
 TEST_CASE_TEMPLATE("a module of one's own made by make_module moves alone and inside a Sequential, state and all", D, KT_DEVICES) {
-  using Other = OtherDevice<D>;
+  using Other = kt_test::module_move_target<D>;
   auto net = kt::nn::make_module<Gated<D>>(4, 6);
   static_assert(std::is_same_v<decltype(net), std::shared_ptr<Gated<D>>>);
   const auto x = kt::randn<double, D>({3, 4}, 7);
@@ -201,8 +202,8 @@ TEST_CASE_TEMPLATE("a module that cannot be rebuilt says what to do", D, KT_DEVI
   // Made from device-typed data: its constructor cannot take that on another device.
   auto from_tensor = kt::nn::make_module<FromTensor<D>>(kt::ones<double, D>({2}));
   CHECK(kt::nn::to<D>(from_tensor)->w.data().to_vector() == std::vector<double>{1.0, 1.0});
-  if constexpr (!std::is_same_v<OtherDevice<D>, D>) {
-    CHECK(kt_test::error_of([&] { (void)kt::nn::to<OtherDevice<D>>(from_tensor); })
+  if constexpr (!std::is_same_v<kt_test::module_move_target<D>, D>) {
+    CHECK(kt_test::error_of([&] { (void)kt::nn::to<kt_test::module_move_target<D>>(from_tensor); })
               .find("does not take the arguments it was made with") != std::string::npos);
   }
 }

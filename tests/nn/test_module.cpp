@@ -82,9 +82,7 @@ TEST_CASE_TEMPLATE("Module: zero_grad clears every parameter's gradient", D, KT_
 }
 
 TEST_CASE_TEMPLATE("Module: to<Device>() copies parameters to an independent module", D, KT_DEVICES) {
-  // A device D's modules move to other than D, when there is one (kt::DefaultDevice, or kt::Host
-  // from the default device); else D itself.
-  using Other = std::conditional_t<std::is_same_v<D, kt::DefaultDevice>, kt::Host, kt::DefaultDevice>;
+  using Other = kt_test::module_move_target<D>;  // D itself where D's modules have nowhere else to go
   auto model = small_mlp<D>();
   model.eval();
   auto copy = model.template to<Other>();

@@ -184,16 +184,17 @@ public:
   /// A copy of this module (its concrete class, state copied) on device D2, through the
   /// virtual rebuild_on(); what Sequential uses for its children. Built-in layers and modules
   /// made by kt::nn::make_module can; any other module throws kt::Error saying so. D2 is the
-  /// module's own device, kt::Host or kt::DefaultDevice (impl::module_devices says why).
+  /// module's own device or kt::DefaultDevice, and for a module on a host device kt::Host
+  /// (impl::module_devices says why).
   template <class D2>
   std::shared_ptr<Module<T, D2>> clone_to() const {
     static_assert(impl::in_device_list<D2, impl::enabled_devices>::value,
                   "kt::nn::Module::clone_to<D2>: D2 is not a device of this Kokkos build");
     static_assert(impl::in_device_list<D2, impl::module_devices<D>>::value,
                   "kt::nn: a module moves at run time (clone_to, Sequential::to, kt::nn::to) to its own "
-                  "device, kt::Host or kt::DefaultDevice only; for another device D2, build the model there "
-                  "and copy the state in: model_on_d2.copy_state_from(model) (a built-in layer also has "
-                  "layer.to<D2>())");
+                  "device or kt::DefaultDevice only, a host module also to kt::Host; for another device D2, "
+                  "build the model there and copy the state in: model_on_d2.copy_state_from(model) (a "
+                  "built-in layer also has layer.to<D2>())");
     if constexpr (!impl::in_device_list<D2, impl::module_devices<D>>::value) {
       return nullptr;  // not compiled: the static_assert above says why
     } else {

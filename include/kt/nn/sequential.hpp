@@ -3,11 +3,11 @@
 /// `kt::nn::Sequential` (`torch.nn.Sequential`): modules composed at run time, applied in
 /// order; children are named "0", "1", ... so parameter names match PyTorch's.
 ///
-///     kt::nn::Sequential<float> model;
-///     model.push_back(kt::nn::Linear<float>(kt::nn::LinearOptions(784, 256).activation(kt::Activation::ReLU)));
-///     model.push_back(kt::nn::Linear<float>(256, 10));
-///     auto logits = model(x);
-///     auto on_host = model.to<kt::Host>();   // Sequential<float, kt::Host>, children copied
+///     kt::nn::Sequential<float, kt::Host> model;
+///     model.push_back(kt::nn::Linear<float, kt::Host>(kt::nn::LinearOptions(784, 256).activation(kt::Activation::ReLU)));
+///     model.push_back(kt::nn::Linear<float, kt::Host>(256, 10));
+///     auto on_device = model.to<kt::DefaultDevice>();   // Sequential<float>, children copied
+///     auto logits = on_device(x);
 
 #include "kt/core/impl/public_begin.hpp"
 
@@ -60,8 +60,8 @@ public:
   }
 
   /// A copy of the whole stack on device D2 (every child rebuilt there): its own device (an
-  /// independent copy, clone()), kt::Host or kt::DefaultDevice; elsewhere, build the stack there
-  /// and copy_state_from() this one.
+  /// independent copy, clone()) or kt::DefaultDevice, and from a host device kt::Host;
+  /// elsewhere, build the stack there and copy_state_from() this one.
   template <class D2>
   Sequential<T, D2> to() const {
     return rebuilt<D2>();

@@ -24,14 +24,16 @@ class Module;
 namespace kt::impl {
 
 /// The devices a module on D rebuilds itself on at run time (Module::clone_to, and through it
-/// Sequential::to, kt::nn::to and make_module's recipe): D, kt::Host and kt::DefaultDevice,
-/// between which programs move models (to the host to save or print them, to the default
-/// device to train). Each device listed instantiates the forward and backward of every layer
-/// class there, in every program that builds one: all enabled devices would put a Serial copy
-/// of each layer into every OpenMP program (a quarter of a one-Linear program's compile time)
-/// and both host devices into every Cuda one.
+/// Sequential::to, kt::nn::to and make_module's recipe): D and kt::DefaultDevice, between
+/// which programs move models (built on the host, trained on the default device), and for a
+/// module on a host device kt::Host too. Each device listed instantiates the forward and
+/// backward of every layer class there, in every program that builds one: all enabled devices
+/// would put a Serial copy of each layer into every OpenMP program (a quarter of a one-Linear
+/// program's compile time), and kt::Host a host copy into every module of a GPU program (a
+/// quarter of a one-Linear program's nvcc time, docs/performance.md). A GPU model reaches the host by
+/// copy_state_from into one built there; checkpoints need no move.
 template <class D>
-using module_devices = unique_device_list_t<D, DefaultDevice, Host>;
+using module_devices = unique_device_list_t<D, DefaultDevice, std::conditional_t<is_host_accessible_v<D>, Host, D>>;
 
 /// One of module_devices<D>, chosen at run time: std::variant<DeviceTag<D2>...>.
 template <class D>
