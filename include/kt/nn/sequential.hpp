@@ -4,7 +4,8 @@
 /// order; children are named "0", "1", ... so parameter names match PyTorch's.
 ///
 ///     kt::nn::Sequential<float, kt::Host> model;
-///     model.push_back(kt::nn::Linear<float, kt::Host>(kt::nn::LinearOptions(784, 256).activation(kt::Activation::ReLU)));
+///     model.push_back(kt::nn::Linear<float, kt::Host>(
+///         kt::nn::LinearOptions(784, 256).activation(kt::Activation::ReLU)));
 ///     model.push_back(kt::nn::Linear<float, kt::Host>(256, 10));
 ///     auto on_device = model.to<kt::DefaultDevice>();   // Sequential<float>, children copied
 ///     auto logits = on_device(x);

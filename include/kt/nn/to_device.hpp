@@ -43,8 +43,8 @@ std::shared_ptr<M> make_module(Args&&... args) {
 /// `kt::nn::to<kt::DefaultDevice>(model)` whether the default device is the host or a GPU.
 /// Without `args`: built-in layers, Sequential, modules made by make_module and modules with a
 /// default constructor; a Sequential or a make_module module moves so to its own device or
-/// kt::DefaultDevice, and from a host device to kt::Host (Module::clone_to). With `args` (its constructor arguments):
-/// any module of your own, to any device.
+/// kt::DefaultDevice, and from a host device to kt::Host (Module::clone_to). With `args` (its
+/// constructor arguments): any module of your own, to any device.
 template <class D2, class M, class... Args>
 auto to(const M& module, Args&&... args) {
   static_assert(is_device_v<D2>, "kt::nn::to<D2>: D2 must be a device (kt::Serial, kt::OpenMP, kt::Cuda, ...)");

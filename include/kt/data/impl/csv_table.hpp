@@ -66,9 +66,9 @@ Y csv_class_label(const std::string& cell, const CsvOptions& options, const Wher
   // caller's run-time branch still instantiates this for it.
   if constexpr (std::is_integral_v<Y>) {
     using limits = std::numeric_limits<Y>;
-    const bool fits = std::is_signed_v<Y> ? v >= static_cast<std::int64_t>(limits::lowest()) &&
-                                                v <= static_cast<std::int64_t>(limits::max())
-                                          : v >= 0 && static_cast<std::uint64_t>(v) <= static_cast<std::uint64_t>(limits::max());
+    const bool fits = std::is_signed_v<Y>
+                          ? v >= static_cast<std::int64_t>(limits::lowest()) && v <= static_cast<std::int64_t>(limits::max())
+                          : v >= 0 && static_cast<std::uint64_t>(v) <= static_cast<std::uint64_t>(limits::max());
     KT_REQUIRE(fits, who, ": ", where(), ": label ", v, " is out of range for ", dtype_name<Y>());
   }
   return static_cast<Y>(v);

@@ -30,8 +30,8 @@ namespace kt::impl {
 /// backward of every layer class there, in every program that builds one: all enabled devices
 /// would put a Serial copy of each layer into every OpenMP program (a quarter of a one-Linear
 /// program's compile time), and kt::Host a host copy into every module of a GPU program (a
-/// quarter of a one-Linear program's nvcc time, docs/performance.md). A GPU model reaches the host by
-/// copy_state_from into one built there; checkpoints need no move.
+/// quarter of a one-Linear program's nvcc time, docs/performance.md). A GPU model reaches the
+/// host by copy_state_from into one built there; checkpoints need no move.
 template <class D>
 using module_devices = unique_device_list_t<D, DefaultDevice, std::conditional_t<is_host_accessible_v<D>, Host, D>>;
 
