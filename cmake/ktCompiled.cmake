@@ -23,7 +23,9 @@ function(kt_add_compiled_library name source_dir march)
   endif()
   add_library(${name} STATIC EXCLUDE_FROM_ALL
     "${source_dir}/gemm.cpp" "${source_dir}/linear.cpp" "${source_dir}/reduce.cpp"
-    "${source_dir}/nn.cpp" "${source_dir}/optim.cpp")
+    "${source_dir}/nn.cpp" "${source_dir}/optim.cpp" "${source_dir}/elementwise.cpp"
+    "${source_dir}/autograd.cpp" "${source_dir}/tensor.cpp" "${source_dir}/io.cpp" "${source_dir}/data.cpp"
+    "${source_dir}/core.cpp")
   if(name STREQUAL "kt_compiled")
     add_library(kt::kt_compiled ALIAS kt_compiled)
   endif()

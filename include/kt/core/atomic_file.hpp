@@ -8,6 +8,7 @@
 
 #include "kt/core/error.hpp"
 #include "kt/core/impl/atomic_file_impl.hpp"
+#include "kt/core/impl/compiled.hpp"
 
 #include <filesystem>
 #include <string>
@@ -53,9 +54,16 @@ void write_file_atomically_with(const std::string& path_, Produce&& produce) {
 }
 
 /// The same with the whole contents at once.
-inline void write_file_atomically(const std::string& path, const std::string& contents) {
+KT_INLINE_UNLESS_COMPILED void write_file_atomically(const std::string& path, const std::string& contents);
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp).
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_CORE)
+
+KT_INLINE_UNLESS_COMPILED void write_file_atomically(const std::string& path, const std::string& contents) {
   write_file_atomically_with(path, [&](auto&& write) { write(contents.data(), contents.size()); });
 }
+
+#endif
 
 }  // namespace kt
 

@@ -11,6 +11,7 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/safetensors.hpp"
 #include "kt/nn/module.hpp"
@@ -125,5 +126,19 @@ namespace kt {
 using io::load;
 using io::save;
 }  // namespace kt
+
+// kt_compiled (kt/core/impl/compiled.hpp): a floating module's file I/O.
+#define KT_ETI_MODULE_IO_ONE(T, D, KW)                                                                      \
+  KW void kt::io::save<T, D>(const kt::nn::Module<T, D>&, const std::string&,                              \
+                             std::map<std::string, std::string>);                                          \
+  KW kt::impl::StagedModuleLoad<T, D> kt::impl::stage_module_load<T, D>(                                   \
+      const kt::nn::Module<T, D>&, const kt::io::SafetensorsFile&, bool, const std::string&);              \
+  KW kt::io::LoadResult kt::io::load<T, D>(kt::nn::Module<T, D>&, const kt::io::SafetensorsFile&, bool,    \
+                                           const std::string&);                                            \
+  KW kt::io::LoadResult kt::io::load<T, D>(kt::nn::Module<T, D>&, const std::string&, bool);
+#define KT_ETI_MODULE_IO(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_MODULE_IO_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_IO)
+KT_ETI_MODULE_IO(extern template)
+#endif
 
 #include "kt/core/impl/public_end.hpp"

@@ -6,6 +6,7 @@
 
 #include "kt/autograd/grad_mode.hpp"
 #include "kt/autograd/impl/node.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/tensor/elementwise.hpp"
 
@@ -103,3 +104,11 @@ void run_backward(const std::shared_ptr<VarImpl<T, D>>& root, const Tensor<T, D>
 }
 
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): the backward sweep from a root of every floating dtype.
+#define KT_ETI_AUTOGRAD_ENGINE_ONE(T, D, KW) \
+  KW void kt::impl::run_backward<T, D>(const std::shared_ptr<kt::impl::VarImpl<T, D>>&, const kt::Tensor<T, D>&);
+#define KT_ETI_AUTOGRAD_ENGINE(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_AUTOGRAD_ENGINE_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_AUTOGRAD)
+KT_ETI_AUTOGRAD_ENGINE(extern template)
+#endif

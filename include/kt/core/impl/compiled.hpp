@@ -21,6 +21,19 @@
 // the header and writes KT_ETI_ADAM(template). An explicit instantiation is a list of
 // declarations, which only a macro can write once for both uses (Kokkos' own ETI is built the
 // same way). Types outside the lists instantiate as usual.
+//
+// A few non-template functions that most programs reach (the safetensors reader and writer,
+// the checkpoint parts of kt's own classes) are defined once the same way. Their header declares
+// them KT_INLINE_UNLESS_COMPILED and defines them in a block that a program linking kt_compiled
+// does not see:
+//
+//     KT_INLINE_UNLESS_COMPILED SafetensorsFile load_safetensors(const std::string& path, ...);
+//     #if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
+//     KT_INLINE_UNLESS_COMPILED SafetensorsFile load_safetensors(const std::string& path, ...) { ... }
+//     #endif
+//
+// Header-only they are `inline` functions, compiled by every translation unit that calls one;
+// with KT_COMPILED they are ordinary functions that the library's file of that group defines.
 
 #include "kt/core/impl/internal.hpp"
 
@@ -29,23 +42,29 @@
 #if defined(KOKKOS_ENABLE_SERIAL)
 #define KT_ETI_SERIAL(M, KW) M(Kokkos::Serial, KW)
 #define KT_ETI_FLOATS_SERIAL(M, KW) KT_ETI_EACH_FLOAT(M, Kokkos::Serial, KW)
+#define KT_ETI_DTYPES_SERIAL(M, KW) KT_ETI_EACH_DTYPE(M, Kokkos::Serial, KW)
 #else
 #define KT_ETI_SERIAL(M, KW)
 #define KT_ETI_FLOATS_SERIAL(M, KW)
+#define KT_ETI_DTYPES_SERIAL(M, KW)
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
 #define KT_ETI_OPENMP(M, KW) M(Kokkos::OpenMP, KW)
 #define KT_ETI_FLOATS_OPENMP(M, KW) KT_ETI_EACH_FLOAT(M, Kokkos::OpenMP, KW)
+#define KT_ETI_DTYPES_OPENMP(M, KW) KT_ETI_EACH_DTYPE(M, Kokkos::OpenMP, KW)
 #else
 #define KT_ETI_OPENMP(M, KW)
 #define KT_ETI_FLOATS_OPENMP(M, KW)
+#define KT_ETI_DTYPES_OPENMP(M, KW)
 #endif
 #if defined(KOKKOS_ENABLE_CUDA)
 #define KT_ETI_CUDA(M, KW) M(Kokkos::Cuda, KW)
 #define KT_ETI_FLOATS_CUDA(M, KW) KT_ETI_EACH_FLOAT(M, Kokkos::Cuda, KW)
+#define KT_ETI_DTYPES_CUDA(M, KW) KT_ETI_EACH_DTYPE(M, Kokkos::Cuda, KW)
 #else
 #define KT_ETI_CUDA(M, KW)
 #define KT_ETI_FLOATS_CUDA(M, KW)
+#define KT_ETI_DTYPES_CUDA(M, KW)
 #endif
 
 /// M(D, KW) for every device D kt instantiates in kt_compiled.
@@ -56,3 +75,17 @@
 
 /// M(T, D, KW) for kt's floating dtypes T on every device D.
 #define KT_ETI_EACH_FLOAT_DEVICE(M, KW) KT_ETI_FLOATS_SERIAL(M, KW) KT_ETI_FLOATS_OPENMP(M, KW) KT_ETI_FLOATS_CUDA(M, KW)
+
+/// M(T, D, KW) for every kt dtype T on device D.
+#define KT_ETI_EACH_DTYPE(M, D, KW) \
+  KT_ETI_EACH_FLOAT(M, D, KW) M(std::int32_t, D, KW) M(std::int64_t, D, KW) M(std::uint8_t, D, KW)
+
+/// M(T, D, KW) for every kt dtype T on every device D.
+#define KT_ETI_EACH_DTYPE_DEVICE(M, KW) \
+  KT_ETI_DTYPES_SERIAL(M, KW) KT_ETI_DTYPES_OPENMP(M, KW) KT_ETI_DTYPES_CUDA(M, KW)
+
+#if defined(KT_COMPILED)
+#define KT_INLINE_UNLESS_COMPILED
+#else
+#define KT_INLINE_UNLESS_COMPILED inline
+#endif

@@ -4,6 +4,7 @@
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/profile_recorder.hpp"
 #include "kt/core/profile_row.hpp"
 
@@ -15,7 +16,23 @@
 
 namespace kt::impl {
 
-inline std::vector<ProfileRow> profile_rows(const ProfileRecorder& r, ProfileSort sort) {
+KT_INLINE_UNLESS_COMPILED std::vector<ProfileRow> profile_rows(const ProfileRecorder& r, ProfileSort sort);
+
+/// torch.profiler's key_averages().table(): the heaviest rows, then the totals.
+KT_INLINE_UNLESS_COMPILED std::string profile_table(const std::vector<ProfileRow>& rows, std::size_t row_limit,
+                                                    std::size_t dropped);
+
+/// A JSON string literal for `s` (quotes, backslashes and control characters escaped). Not
+/// nlohmann-json: kt.hpp includes the profiler, and that header would slow every build.
+KT_INLINE_UNLESS_COMPILED std::string json_quote(const std::string& s);
+
+/// Complete events ("ph": "X") in microseconds, one row (tid) per host thread.
+KT_INLINE_UNLESS_COMPILED std::string profile_chrome_trace(const ProfileRecorder& r);
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp).
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_CORE)
+
+KT_INLINE_UNLESS_COMPILED std::vector<ProfileRow> profile_rows(const ProfileRecorder& r, ProfileSort sort) {
   std::vector<ProfileRow> rows;
   for (std::size_t i = 0; i < r.keys().size(); ++i) {
     const ProfileKey& k = r.keys()[i];
@@ -34,8 +51,8 @@ inline std::vector<ProfileRow> profile_rows(const ProfileRecorder& r, ProfileSor
   return rows;
 }
 
-/// torch.profiler's key_averages().table(): the heaviest rows, then the totals.
-inline std::string profile_table(const std::vector<ProfileRow>& rows, std::size_t row_limit, std::size_t dropped) {
+KT_INLINE_UNLESS_COMPILED std::string profile_table(const std::vector<ProfileRow>& rows, std::size_t row_limit,
+                                                    std::size_t dropped) {
   double self_sum = 0;
   for (const auto& row : rows) self_sum += row.self_ms;
   std::size_t width = 4;
@@ -63,9 +80,7 @@ inline std::string profile_table(const std::vector<ProfileRow>& rows, std::size_
   return os.str();
 }
 
-/// A JSON string literal for `s` (quotes, backslashes and control characters escaped). Not
-/// nlohmann-json: kt.hpp includes the profiler, and that header would slow every build.
-inline std::string json_quote(const std::string& s) {
+KT_INLINE_UNLESS_COMPILED std::string json_quote(const std::string& s) {
   std::string out = "\"";
   for (const char ch : s) {
     if (ch == '"' || ch == '\\') {
@@ -82,8 +97,7 @@ inline std::string json_quote(const std::string& s) {
   return out + "\"";
 }
 
-/// Complete events ("ph": "X") in microseconds, one row (tid) per host thread.
-inline std::string profile_chrome_trace(const ProfileRecorder& r) {
+KT_INLINE_UNLESS_COMPILED std::string profile_chrome_trace(const ProfileRecorder& r) {
   std::ostringstream os;
   os.precision(3);
   os << std::fixed << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [";
@@ -100,5 +114,7 @@ inline std::string profile_chrome_trace(const ProfileRecorder& r) {
   os << "\n]}\n";
   return os.str();
 }
+
+#endif
 
 }  // namespace kt::impl

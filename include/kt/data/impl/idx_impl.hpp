@@ -14,6 +14,7 @@
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/data/idx_options.hpp"
 #include "kt/data/impl/byte_reader.hpp"
 #include "kt/tensor/impl/dims_str.hpp"
@@ -321,3 +322,11 @@ Tensor<T, Host> read_idx(const std::string& path, double scale, const char* who,
 }
 
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): the reader for every dtype.
+#define KT_ETI_IDX_ONE(T, D, KW) \
+  KW kt::Tensor<T, kt::Host> kt::impl::read_idx<T>(const std::string&, double, const char*, const kt::IdxOptions&);
+#define KT_ETI_IDX(KW) KT_ETI_EACH_DTYPE(KT_ETI_IDX_ONE, kt::Host, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_DATA)
+KT_ETI_IDX(extern template)
+#endif

@@ -10,6 +10,7 @@
 
 #include "kt/amp/grad_scaler.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/data/dataloader.hpp"
 #include "kt/io/impl/checkpoint_record.hpp"
@@ -85,47 +86,20 @@ RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& 
   return [&opt, sd = std::move(sd)] { opt.load_state_dict(sd); };
 }
 
-inline void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
-                      const optim::LRScheduler& sched) {
-  records[name] = scheduler_record(sched).dump();
-}
-
-inline RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name, optim::LRScheduler& sched) {
-  const std::string where = record_where(file.path(), name);
-  const auto state = scheduler_from(read_record(file.metadata(), file.path(), name, "lr_scheduler"), sched, where);
-  try {
-    optim::LRScheduler::check_state_dict(state);
-  } catch (const Error& e) {
-    KT_THROW(where, e.message());
-  }
-  return [&sched, state] { sched.load_state_dict(state); };
-}
-
-inline void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
-                      const amp::GradScaler& scaler) {
-  records[name] = scaler_record(scaler).dump();
-}
-
-inline RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name, amp::GradScaler& scaler) {
-  const std::string where = record_where(file.path(), name);
-  const auto state = scaler_from(read_record(file.metadata(), file.path(), name, "grad_scaler"), where);
-  try {
-    amp::GradScaler::check_state_dict(state);
-  } catch (const Error& e) {
-    KT_THROW(where, e.message());
-  }
-  return [&scaler, state] { scaler.load_state_dict(state); };
-}
-
-inline void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name, const Generator& gen) {
-  records[name] = generator_record(gen).dump();
-}
-
-inline RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name, Generator& gen) {
-  const std::string where = record_where(file.path(), name);
-  const Generator value = generator_from(read_record(file.metadata(), file.path(), name, "generator"), where);
-  return [&gen, value] { gen = value; };
-}
+// A learning rate scheduler, a GradScaler, a Generator: their records (defined once in
+// kt_compiled when it is linked, kt/core/impl/compiled.hpp).
+KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
+                                         const optim::LRScheduler& sched);
+KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name,
+                                                      optim::LRScheduler& sched);
+KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
+                                         const amp::GradScaler& scaler);
+KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name,
+                                                      amp::GradScaler& scaler);
+KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
+                                         const Generator& gen);
+KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name,
+                                                      Generator& gen);
 
 /// A loader: the epoch of its next pass, with the settings that decide its order; its restore
 /// is refused when the loader orders its samples otherwise than the saved one.
@@ -150,4 +124,69 @@ inline constexpr bool is_builtin_checkpoint_part_v<
     X, std::void_t<decltype(save_part(std::declval<io::NamedTensors&>(), std::declval<CheckpointRecords&>(),
                                       std::declval<const std::string&>(), std::declval<const X&>()))>> = true;
 
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
+
+KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
+                      const optim::LRScheduler& sched) {
+  records[name] = scheduler_record(sched).dump();
+}
+
+KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name,
+                                                      optim::LRScheduler& sched) {
+  const std::string where = record_where(file.path(), name);
+  const auto state = scheduler_from(read_record(file.metadata(), file.path(), name, "lr_scheduler"), sched, where);
+  try {
+    optim::LRScheduler::check_state_dict(state);
+  } catch (const Error& e) {
+    KT_THROW(where, e.message());
+  }
+  return [&sched, state] { sched.load_state_dict(state); };
+}
+
+KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
+                      const amp::GradScaler& scaler) {
+  records[name] = scaler_record(scaler).dump();
+}
+
+KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name,
+                                                      amp::GradScaler& scaler) {
+  const std::string where = record_where(file.path(), name);
+  const auto state = scaler_from(read_record(file.metadata(), file.path(), name, "grad_scaler"), where);
+  try {
+    amp::GradScaler::check_state_dict(state);
+  } catch (const Error& e) {
+    KT_THROW(where, e.message());
+  }
+  return [&scaler, state] { scaler.load_state_dict(state); };
+}
+
+KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
+                                         const Generator& gen) {
+  records[name] = generator_record(gen).dump();
+}
+
+KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name,
+                                                      Generator& gen) {
+  const std::string where = record_where(file.path(), name);
+  const Generator value = generator_from(read_record(file.metadata(), file.path(), name, "generator"), where);
+  return [&gen, value] { gen = value; };
+}
+
+#endif
+
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): the checkpoint parts of a floating module and optimizer.
+#define KT_ETI_CHECKPOINT_PARTS_ONE(T, D, KW)                                                                      \
+  KW void kt::impl::save_part<T, D>(kt::io::NamedTensors&, kt::impl::CheckpointRecords&, const std::string&,      \
+                                    const kt::nn::Module<T, D>&);                                                  \
+  KW kt::impl::RestoreCommit kt::impl::stage_restore<T, D>(const kt::io::SafetensorsFile&, const std::string&,    \
+                                                           kt::nn::Module<T, D>&);                                 \
+  KW void kt::impl::save_part<T, D>(kt::io::NamedTensors&, kt::impl::CheckpointRecords&, const std::string&,      \
+                                    const kt::optim::Optimizer<T, D>&);                                            \
+  KW kt::impl::RestoreCommit kt::impl::stage_restore<T, D>(const kt::io::SafetensorsFile&, const std::string&,    \
+                                                           kt::optim::Optimizer<T, D>&);
+#define KT_ETI_CHECKPOINT_PARTS(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_CHECKPOINT_PARTS_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_IO)
+KT_ETI_CHECKPOINT_PARTS(extern template)
+#endif

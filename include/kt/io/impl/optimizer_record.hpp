@@ -9,6 +9,7 @@
 
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/checkpoint_record.hpp"
 #include "kt/io/named_tensors.hpp"
@@ -123,3 +124,14 @@ typename optim::Optimizer<T, D>::state_dict_type read_optimizer_state(const io::
 }
 
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): both sides of a floating optimizer's record.
+#define KT_ETI_OPTIMIZER_RECORD_ONE(T, D, KW)                                                                   \
+  KW void kt::impl::add_optimizer_record<T, D>(kt::io::NamedTensors&, std::map<std::string, std::string>&,     \
+                                               const std::string&, const kt::optim::Optimizer<T, D>&);          \
+  KW kt::optim::Optimizer<T, D>::state_dict_type kt::impl::read_optimizer_state<T, D>(                          \
+      const kt::io::SafetensorsFile&, const std::string&, kt::optim::Optimizer<T, D>&);
+#define KT_ETI_OPTIMIZER_RECORD(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_OPTIMIZER_RECORD_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_IO)
+KT_ETI_OPTIMIZER_RECORD(extern template)
+#endif

@@ -4,6 +4,7 @@
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/broadcast.hpp"
 #include "kt/tensor/reduce.hpp"
@@ -41,3 +42,12 @@ Tensor<T, D> sum_to(Tensor<T, D> grad, const Shape& shape) {
 }
 
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): both for every floating tensor.
+#define KT_ETI_BROADCAST_GRAD_ONE(T, D, KW)                                          \
+  KW kt::Tensor<T, D> kt::impl::expand_to<T, D>(const kt::Tensor<T, D>&, const kt::Shape&); \
+  KW kt::Tensor<T, D> kt::impl::sum_to<T, D>(kt::Tensor<T, D>, const kt::Shape&);
+#define KT_ETI_BROADCAST_GRAD(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_BROADCAST_GRAD_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_ELEMENTWISE)
+KT_ETI_BROADCAST_GRAD(extern template)
+#endif

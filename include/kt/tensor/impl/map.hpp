@@ -5,9 +5,11 @@
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/tensor/impl/broadcast.hpp"
+#include "kt/tensor/impl/ops.hpp"
 #include "kt/tensor/tensor.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -125,3 +127,18 @@ struct UnaryGrad {
 };
 
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): the four arithmetic ops of two floating tensors, new
+// and in place, which the backward passes and the optimizers run on every step.
+#define KT_ETI_BINARY_OP(T, D, Op, KW)                                                                 \
+  KW kt::Tensor<T, D> kt::impl::binary_map<T, T, D, Op>(const D&, const char*, const kt::Tensor<T, D>&, \
+                                                         const kt::Tensor<T, D>&, Op);                  \
+  KW void kt::impl::binary_inplace<T, D, Op>(const D&, const char*, const kt::Tensor<T, D>&,           \
+                                             const kt::Tensor<T, D>&, Op);
+#define KT_ETI_BINARY_ONE(T, D, KW)                                                              \
+  KT_ETI_BINARY_OP(T, D, kt::impl::op::Add, KW) KT_ETI_BINARY_OP(T, D, kt::impl::op::Sub, KW) \
+  KT_ETI_BINARY_OP(T, D, kt::impl::op::Mul, KW) KT_ETI_BINARY_OP(T, D, kt::impl::op::Div, KW)
+#define KT_ETI_BINARY(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_BINARY_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_ELEMENTWISE)
+KT_ETI_BINARY(extern template)
+#endif

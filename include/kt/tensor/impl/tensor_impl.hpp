@@ -3,6 +3,7 @@
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/convert.hpp"
 #include "kt/core/impl/host_wait.hpp"
 #include "kt/core/impl/parallel_for.hpp"
@@ -213,3 +214,18 @@ const Tensor<T, Device>& Tensor<T, Device>::fill_(const Device& exec, T value) c
 }
 
 }  // namespace kt
+
+// kt_compiled (kt/core/impl/compiled.hpp): the out-of-class members of every dtype's tensor
+// (a class's explicit instantiation holds its non-template members), and the conversions
+// between the floating dtypes.
+#define KT_ETI_TENSOR_ONE(T, D, KW) KW class kt::Tensor<T, D>;
+#define KT_ETI_TENSOR_CONVERT(T, D, KW)                                        \
+  KW kt::Tensor<float, D> kt::Tensor<T, D>::to<float>() const;                  \
+  KW kt::Tensor<double, D> kt::Tensor<T, D>::to<double>() const;                \
+  KW kt::Tensor<kt::half, D> kt::Tensor<T, D>::to<kt::half>() const;            \
+  KW kt::Tensor<kt::bfloat16, D> kt::Tensor<T, D>::to<kt::bfloat16>() const;
+#define KT_ETI_TENSOR(KW) \
+  KT_ETI_EACH_DTYPE_DEVICE(KT_ETI_TENSOR_ONE, KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_TENSOR_CONVERT, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_TENSOR)
+KT_ETI_TENSOR(extern template)
+#endif

@@ -1,0 +1,8 @@
+// kt_compiled: the autograd engine (kt/autograd/impl/node.hpp, engine.hpp).
+#define KT_COMPILED_DEFINES_AUTOGRAD
+#define KT_USES_INTERNALS
+#include "kt/autograd/impl/engine.hpp"
+#include "kt/autograd/impl/node.hpp"
+
+KT_ETI_AUTOGRAD_NODE(template)
+KT_ETI_AUTOGRAD_ENGINE(template)
