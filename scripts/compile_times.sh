@@ -92,7 +92,8 @@ time_all() {
   local kt=(-DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF -DKT_ENABLE_TESTS=OFF)
   time_build hello "$label" "$work/hello" hello "$@"
   time_build fashion_mnist "$label" "$root" fashion_mnist "$@" -DKT_ENABLE_BENCHMARKS=OFF
-  time_build kt_tests_nn "$label" "$root" kt_tests_nn "$@" -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF
+  time_build kt_tests_nn "$label" "$root" kt_tests_nn "$@" -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF \
+    -DKT_TEST_USE_COMPILED=OFF
   time_build "hello, autocast on" "$label" "$work/hello" hello "$@" -DKT_AUTOCAST=ON
   time_build "fashion_mnist, autocast off" "$label" "$root" fashion_mnist "$@" -DKT_AUTOCAST=OFF \
     -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_TESTS=OFF
