@@ -154,9 +154,10 @@ private:
 
 // kt_compiled (kt/core/impl/compiled.hpp): gradient delivery and the node base of every floating
 // dtype (the base's members run for every op of a backward pass).
-#define KT_ETI_AUTOGRAD_NODE_ONE(T, D, KW)                                                                  \
-  KW void kt::impl::accumulate_leaf_grad<T, D>(kt::impl::VarImpl<T, D>&, kt::Tensor<T, D>);                 \
-  KW void kt::impl::deliver<T, D>(kt::impl::VarImpl<T, D>&, kt::Tensor<T, D>, const std::string&, std::size_t); \
+#define KT_ETI_AUTOGRAD_NODE_ONE(T, D, KW)                                                       \
+  KW void kt::impl::accumulate_leaf_grad<T, D>(kt::impl::VarImpl<T, D>&, kt::Tensor<T, D>);      \
+  KW void kt::impl::deliver<T, D>(kt::impl::VarImpl<T, D>&, kt::Tensor<T, D>, const std::string&, \
+                                  std::size_t);                                                  \
   KW struct kt::impl::Node<T, D>;
 #define KT_ETI_AUTOGRAD_NODE(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_AUTOGRAD_NODE_ONE, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_AUTOGRAD)

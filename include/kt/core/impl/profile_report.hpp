@@ -16,6 +16,7 @@
 
 namespace kt::impl {
 
+/// One row per (name, kind, device) that has finished at least once, heaviest first by `sort`.
 KT_INLINE_UNLESS_COMPILED std::vector<ProfileRow> profile_rows(const ProfileRecorder& r, ProfileSort sort);
 
 /// torch.profiler's key_averages().table(): the heaviest rows, then the totals.

@@ -124,10 +124,11 @@ inline constexpr bool is_builtin_checkpoint_part_v<
     X, std::void_t<decltype(save_part(std::declval<io::NamedTensors&>(), std::declval<CheckpointRecords&>(),
                                       std::declval<const std::string&>(), std::declval<const X&>()))>> = true;
 
+// Their definitions.
 #if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
 
 KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
-                      const optim::LRScheduler& sched) {
+                                         const optim::LRScheduler& sched) {
   records[name] = scheduler_record(sched).dump();
 }
 
@@ -144,7 +145,7 @@ KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile&
 }
 
 KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
-                      const amp::GradScaler& scaler) {
+                                         const amp::GradScaler& scaler) {
   records[name] = scaler_record(scaler).dump();
 }
 
