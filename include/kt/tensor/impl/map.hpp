@@ -128,16 +128,17 @@ struct UnaryGrad {
 
 }  // namespace kt::impl
 
-// kt_compiled (kt/core/impl/compiled.hpp): the four arithmetic ops of two floating tensors, new
-// and in place, which the backward passes and the optimizers run on every step.
-#define KT_ETI_BINARY_OP(T, D, Op, KW)                                                                 \
-  KW kt::Tensor<T, D> kt::impl::binary_map<T, T, D, Op>(const D&, const char*, const kt::Tensor<T, D>&, \
-                                                         const kt::Tensor<T, D>&, Op);                  \
-  KW void kt::impl::binary_inplace<T, D, Op>(const D&, const char*, const kt::Tensor<T, D>&,           \
-                                             const kt::Tensor<T, D>&, Op);
-#define KT_ETI_BINARY_ONE(T, D, KW)                                                              \
-  KT_ETI_BINARY_OP(T, D, kt::impl::op::Add, KW) KT_ETI_BINARY_OP(T, D, kt::impl::op::Sub, KW) \
-  KT_ETI_BINARY_OP(T, D, kt::impl::op::Mul, KW) KT_ETI_BINARY_OP(T, D, kt::impl::op::Div, KW)
+// kt_compiled (kt/core/impl/compiled.hpp): the four arithmetic ops of two floating tensors, and
+// the in-place sum with which autograd accumulates gradients (the other in-place ops stay in
+// the programs that use them: each is a kernel per dtype and device, nvcc's costliest code).
+#define KT_ETI_BINARY_MAP(T, D, Op, KW)                                                                     \
+  KW kt::Tensor<T, D> kt::impl::binary_map<T, T, D, Op>(const D&, const char*, const kt::Tensor<T, D>&,     \
+                                                         const kt::Tensor<T, D>&, Op);
+#define KT_ETI_BINARY_ONE(T, D, KW)                                                                         \
+  KT_ETI_BINARY_MAP(T, D, kt::impl::op::Add, KW) KT_ETI_BINARY_MAP(T, D, kt::impl::op::Sub, KW)             \
+  KT_ETI_BINARY_MAP(T, D, kt::impl::op::Mul, KW) KT_ETI_BINARY_MAP(T, D, kt::impl::op::Div, KW)             \
+  KW void kt::impl::binary_inplace<T, D, kt::impl::op::Add>(const D&, const char*, const kt::Tensor<T, D>&, \
+                                                            const kt::Tensor<T, D>&, kt::impl::op::Add);
 #define KT_ETI_BINARY(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_BINARY_ONE, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_ELEMENTWISE)
 KT_ETI_BINARY(extern template)
