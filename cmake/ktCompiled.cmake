@@ -1,9 +1,9 @@
 # kt::kt_compiled: the opt-in compiled instantiation library (kt/core/impl/compiled.hpp). kt
 # stays header-only; a program that links kt::kt_compiled instead of kt::kt compiles against
 # `extern template` declarations of kt's heaviest entry points (GEMM dispatch, fused Linear,
-# reductions, modules, optimizers) and links their one compiled copy for kt's floating dtypes
-# on every enabled device, built here against the same Kokkos. EXCLUDE_FROM_ALL: only built
-# when linked.
+# reductions, modules, optimizers, data loaders; docs/integration.md lists them) and links their
+# one compiled copy for kt's floating dtypes on every enabled device, built here against the
+# same Kokkos. EXCLUDE_FROM_ALL: only built when linked.
 #
 # kt_add_compiled_library(NAME SOURCE_DIR MARCH) defines the library NAME (kt_compiled, aliased
 # kt::kt_compiled) from the sources in SOURCE_DIR, compiled with the flags of the directory that
@@ -25,7 +25,7 @@ function(kt_add_compiled_library name source_dir march)
     "${source_dir}/gemm.cpp" "${source_dir}/linear.cpp" "${source_dir}/reduce.cpp"
     "${source_dir}/nn.cpp" "${source_dir}/optim.cpp" "${source_dir}/elementwise.cpp"
     "${source_dir}/autograd.cpp" "${source_dir}/tensor.cpp" "${source_dir}/io.cpp" "${source_dir}/data.cpp"
-    "${source_dir}/core.cpp")
+    "${source_dir}/loss.cpp" "${source_dir}/sampler.cpp" "${source_dir}/core.cpp")
   if(name STREQUAL "kt_compiled")
     add_library(kt::kt_compiled ALIAS kt_compiled)
   endif()
@@ -33,5 +33,16 @@ function(kt_add_compiled_library name source_dir march)
   target_compile_definitions(${name} PUBLIC KT_COMPILED)
   if(march)
     target_compile_options(${name} PUBLIC -march=${march})
+  endif()
+  # DistributedDataParallel's instances need kt::dist's usage requirements (MPI, NCCL): its file
+  # is compiled against them, and only programs that use it (and so link kt::dist) pull it in.
+  if(TARGET kt::dist)
+    add_library(${name}_dist OBJECT EXCLUDE_FROM_ALL "${source_dir}/ddp.cpp")
+    target_link_libraries(${name}_dist PRIVATE kt::dist)
+    target_compile_definitions(${name}_dist PRIVATE KT_COMPILED)
+    if(march)
+      target_compile_options(${name}_dist PRIVATE -march=${march})
+    endif()
+    target_sources(${name} PRIVATE $<TARGET_OBJECTS:${name}_dist>)
   endif()
 endfunction()

@@ -26,12 +26,15 @@
 
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/profiling.hpp"
 #include "kt/data/dataloader_options.hpp"
 #include "kt/data/dataset.hpp"
 #include "kt/data/impl/dataset_source.hpp"
 #include "kt/data/impl/loader_pass.hpp"
 #include "kt/data/impl/staging.hpp"
+#include "kt/data/normalized_dataset.hpp"
+#include "kt/data/tensor_dataset.hpp"
 #include "kt/tensor/tensor.hpp"
 #include "kt/tensor/transfer.hpp"
 
@@ -227,5 +230,31 @@ DataLoader<Device, input_t<Dataset>, target_t<Dataset>> make_data_loader(
 }
 
 }  // namespace kt
+
+// kt_compiled (kt/core/impl/compiled.hpp): loaders of the common samples, floating inputs with
+// int64 labels or with targets of their own dtype, from a TensorDataset of host tensors; and of
+// 8-bit images normalised to float (kt::NormalizedDataset, as read from IDX files).
+#define KT_ETI_EACH_SAMPLE(M, D, KW) \
+  M(float, std::int64_t, D, KW) M(double, std::int64_t, D, KW) M(float, float, D, KW) M(double, double, D, KW)
+#define KT_ETI_TENSOR_DATASET(X, Y, D, KW) \
+  KW class kt::TensorDataset<X, Y>;         \
+  KW kt::TensorDataset<X, Y>::TensorDataset(const kt::Tensor<X, D>&, const kt::Tensor<Y, D>&);
+#define KT_ETI_LOADER_SOURCE(X, Y, D, KW) \
+  KT_ETI_TENSOR_DATASET(X, Y, D, KW)      \
+  KW class kt::impl::LoaderPass<X, Y>;    \
+  KW class kt::impl::DatasetSourceFor<kt::TensorDataset<X, Y>, X, Y>;
+#define KT_ETI_DATALOADER_ONE(X, Y, D, KW) KW class kt::DataLoader<D, X, Y>;
+#define KT_ETI_DATALOADER_DEVICE(D, KW) KT_ETI_EACH_SAMPLE(KT_ETI_DATALOADER_ONE, D, KW)
+#define KT_ETI_DATALOADER(KW)                                                                                   \
+  KT_ETI_EACH_SAMPLE(KT_ETI_LOADER_SOURCE, kt::Host, KW)                                                        \
+  KT_ETI_TENSOR_DATASET(std::uint8_t, std::int64_t, kt::Host, KW)                                                   \
+  KW class kt::NormalizedDataset<std::uint8_t, std::int64_t, float>;                                            \
+  KW kt::NormalizedDataset<std::uint8_t, std::int64_t, float>::NormalizedDataset(                               \
+      const kt::Tensor<std::uint8_t, kt::Host>&, const kt::Tensor<std::int64_t, kt::Host>&, double, kt::Normalize); \
+  KW class kt::impl::DatasetSourceFor<kt::NormalizedDataset<std::uint8_t, std::int64_t, float>, float, std::int64_t>; \
+  KT_ETI_EACH_DEVICE(KT_ETI_DATALOADER_DEVICE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_DATA)
+KT_ETI_DATALOADER(extern template)
+#endif
 
 #include "kt/core/impl/public_end.hpp"

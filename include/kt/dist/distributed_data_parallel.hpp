@@ -25,9 +25,11 @@
 
 #include "kt/core/impl/public_begin.hpp"
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/dist/environment.hpp"
 #include "kt/dist/impl/reducer.hpp"
 #include "kt/dist/process_group.hpp"
+#include "kt/nn/sequential.hpp"
 
 #include <mpi.h>
 
@@ -159,5 +161,15 @@ private:
 };
 
 }  // namespace kt::dist
+
+// kt_compiled (kt/core/impl/compiled.hpp): data parallelism of a floating Sequential, with its
+// gradient reducer.
+#define KT_ETI_DIST_ONE(T, D, KW) \
+  KW class kt::impl::Reducer<T, D>; \
+  KW class kt::dist::DistributedDataParallel<kt::nn::Sequential<T, D>>;
+#define KT_ETI_DIST(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_DIST_ONE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_DIST)
+KT_ETI_DIST(extern template)
+#endif
 
 #include "kt/core/impl/public_end.hpp"

@@ -19,6 +19,7 @@
 
 #include "kt/core/impl/public_begin.hpp"
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/error.hpp"
 #include "kt/data/impl/permutation.hpp"
 
@@ -33,13 +34,8 @@ namespace kt::dist {
 
 class DistributedSampler {
 public:
-  DistributedSampler(int num_replicas, int rank, bool shuffle = true, std::uint64_t seed = 0, bool drop_last = false)
-      : num_replicas_(num_replicas), rank_(rank), shuffle_(shuffle), seed_(seed), drop_last_(drop_last),
-        pinned_epoch_(std::make_shared<std::optional<std::uint64_t>>()) {
-    KT_REQUIRE(num_replicas >= 1, "kt::dist::DistributedSampler: num_replicas must be >= 1, got ", num_replicas);
-    KT_REQUIRE(rank >= 0 && rank < num_replicas, "kt::dist::DistributedSampler: rank ", rank,
-               " is not in [0, ", num_replicas, ")");
-  }
+  KT_INLINE_UNLESS_COMPILED DistributedSampler(int num_replicas, int rank, bool shuffle = true,
+                                               std::uint64_t seed = 0, bool drop_last = false);
   /// The shard of `group`'s rank (a kt::dist::ProcessGroup, or anything with rank() and size()).
   template <class Group, class = decltype(std::declval<const Group&>().rank())>
   explicit DistributedSampler(const Group& group, bool shuffle = true, std::uint64_t seed = 0, bool drop_last = false)
@@ -56,25 +52,7 @@ public:
   }
 
   /// This rank's indices of one pass (the kt::Sampler signature).
-  std::vector<std::int64_t> operator()(std::int64_t size, std::uint64_t loader_epoch) const {
-    KT_REQUIRE(size >= 0, "kt::dist::DistributedSampler: negative data set size ", size);
-    const std::uint64_t epoch = pinned_epoch_->value_or(loader_epoch);
-    std::vector<std::int64_t> order;
-    if (shuffle_) {
-      order = impl::permutation(size, seed_, epoch);
-    } else {
-      order.resize(static_cast<std::size_t>(size));
-      std::iota(order.begin(), order.end(), std::int64_t{0});
-    }
-    const std::int64_t per_rank = num_samples(size);
-    const std::int64_t total = per_rank * num_replicas_;
-    if (size > 0)  // pad by repeating the order from its start (as often as needed)
-      for (std::int64_t i = size; i < total; ++i) order.push_back(order[static_cast<std::size_t>((i - size) % size)]);
-    std::vector<std::int64_t> shard;
-    shard.reserve(static_cast<std::size_t>(per_rank));
-    for (std::int64_t i = rank_; i < total; i += num_replicas_) shard.push_back(order[static_cast<std::size_t>(i)]);
-    return shard;
-  }
+  KT_INLINE_UNLESS_COMPILED std::vector<std::int64_t> operator()(std::int64_t size, std::uint64_t loader_epoch) const;
 
   int num_replicas() const { return num_replicas_; }
   int rank() const { return rank_; }
@@ -86,6 +64,41 @@ private:
   bool drop_last_;
   std::shared_ptr<std::optional<std::uint64_t>> pinned_epoch_;
 };
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp).
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_DIST)
+
+KT_INLINE_UNLESS_COMPILED DistributedSampler::DistributedSampler(int num_replicas, int rank, bool shuffle,
+                                                                 std::uint64_t seed, bool drop_last)
+    : num_replicas_(num_replicas), rank_(rank), shuffle_(shuffle), seed_(seed), drop_last_(drop_last),
+      pinned_epoch_(std::make_shared<std::optional<std::uint64_t>>()) {
+  KT_REQUIRE(num_replicas >= 1, "kt::dist::DistributedSampler: num_replicas must be >= 1, got ", num_replicas);
+  KT_REQUIRE(rank >= 0 && rank < num_replicas, "kt::dist::DistributedSampler: rank ", rank,
+             " is not in [0, ", num_replicas, ")");
+}
+
+KT_INLINE_UNLESS_COMPILED std::vector<std::int64_t> DistributedSampler::operator()(std::int64_t size,
+                                                                                   std::uint64_t loader_epoch) const {
+  KT_REQUIRE(size >= 0, "kt::dist::DistributedSampler: negative data set size ", size);
+  const std::uint64_t epoch = pinned_epoch_->value_or(loader_epoch);
+  std::vector<std::int64_t> order;
+  if (shuffle_) {
+    order = impl::permutation(size, seed_, epoch);
+  } else {
+    order.resize(static_cast<std::size_t>(size));
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+  }
+  const std::int64_t per_rank = num_samples(size);
+  const std::int64_t total = per_rank * num_replicas_;
+  if (size > 0)  // pad by repeating the order from its start (as often as needed)
+    for (std::int64_t i = size; i < total; ++i) order.push_back(order[static_cast<std::size_t>((i - size) % size)]);
+  std::vector<std::int64_t> shard;
+  shard.reserve(static_cast<std::size_t>(per_rank));
+  for (std::int64_t i = rank_; i < total; i += num_replicas_) shard.push_back(order[static_cast<std::size_t>(i)]);
+  return shard;
+}
+
+#endif
 
 }  // namespace kt::dist
 

@@ -117,10 +117,13 @@ Tensor<std::int64_t, D> argmin(const Tensor<T, D>& t, int dim, bool keepdim = fa
 
 }  // namespace kt
 
-// kt_compiled (kt/core/impl/compiled.hpp): every reduction of a floating tensor.
-#define KT_ETI_REDUCE_ONE(T, D, KW)                                                                         \
+// kt_compiled (kt/core/impl/compiled.hpp): every reduction of a floating tensor, and the sums
+// of integer tensors (counts, such as the correct predictions of a batch).
+#define KT_ETI_REDUCE_SUM_ONE(T, D, KW)                                                                     \
   KW kt::Tensor<kt::impl::sum_result_t<T>, D> kt::sum<T, D>(const D&, const kt::Tensor<T, D>&);             \
-  KW kt::Tensor<kt::impl::sum_result_t<T>, D> kt::sum<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);  \
+  KW kt::Tensor<kt::impl::sum_result_t<T>, D> kt::sum<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);
+#define KT_ETI_REDUCE_ONE(T, D, KW)                                                                         \
+  KT_ETI_REDUCE_SUM_ONE(T, D, KW)                                                                           \
   KW kt::Tensor<T, D> kt::mean<T, D>(const D&, const kt::Tensor<T, D>&);                                    \
   KW kt::Tensor<T, D> kt::mean<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);                         \
   KW kt::Tensor<T, D> kt::max<T, D>(const D&, const kt::Tensor<T, D>&);                                     \
@@ -131,7 +134,11 @@ Tensor<std::int64_t, D> argmin(const Tensor<T, D>& t, int dim, bool keepdim = fa
   KW kt::Tensor<T, D> kt::min<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);                          \
   KW kt::Tensor<std::int64_t, D> kt::argmax<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);            \
   KW kt::Tensor<std::int64_t, D> kt::argmin<T, D>(const D&, const kt::Tensor<T, D>&, int, bool);
-#define KT_ETI_REDUCE(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_REDUCE_ONE, KW)
+#define KT_ETI_REDUCE_INTEGER_SUMS(D, KW)                                                                   \
+  KT_ETI_REDUCE_SUM_ONE(std::int32_t, D, KW) KT_ETI_REDUCE_SUM_ONE(std::int64_t, D, KW)                     \
+  KT_ETI_REDUCE_SUM_ONE(std::uint8_t, D, KW)
+#define KT_ETI_REDUCE(KW) \
+  KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_REDUCE_ONE, KW) KT_ETI_EACH_DEVICE(KT_ETI_REDUCE_INTEGER_SUMS, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_REDUCE)
 KT_ETI_REDUCE(extern template)
 #endif

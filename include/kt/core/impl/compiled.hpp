@@ -2,12 +2,12 @@
 // kt::kt_compiled, the opt-in compiled instantiation library. kt stays header-only by default;
 // a program that links kt::kt_compiled gets KT_COMPILED defined, and the headers that define
 // kt's heaviest templates (the GEMM dispatch with every back-end, the fused Linear passes with
-// every activation, the reductions, the modules and the optimizers) then declare them
-// `extern template` for kt's floating dtypes on every enabled device. The program's translation
-// units call the library's copy instead of instantiating and optimising their own: compile time
-// goes, run time stays (each entry point is a whole kernel, dispatch or class, never inlined
-// into a caller's loop). The library and its users must share their flags
-// (cmake/ktCompiled.cmake says why).
+// every activation, the reductions, the modules, the optimizers, the data loaders of the common
+// samples; docs/integration.md lists them all) then declare them `extern template` for kt's
+// floating dtypes on every enabled device. The program's translation units call the library's
+// copy instead of instantiating and optimising their own: compile time goes, run time stays
+// (each entry point is a whole kernel, dispatch or class, never inlined into a caller's loop).
+// The library and its users must share their flags (cmake/ktCompiled.cmake says why).
 //
 // Each such header lists its entry points once, in a macro that takes the keyword:
 //

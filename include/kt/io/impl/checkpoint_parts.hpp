@@ -86,8 +86,9 @@ RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& 
   return [&opt, sd = std::move(sd)] { opt.load_state_dict(sd); };
 }
 
-// A learning rate scheduler, a GradScaler, a Generator: their records (defined once in
-// kt_compiled when it is linked, kt/core/impl/compiled.hpp).
+// A learning rate scheduler, a GradScaler, a Generator, and a data loader's record from what
+// every DataLoader<Device, X, Y> shares (defined once in kt_compiled when it is linked,
+// kt/core/impl/compiled.hpp).
 KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
                                          const optim::LRScheduler& sched);
 KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name,
@@ -100,19 +101,24 @@ KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& r
                                          const Generator& gen);
 KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name,
                                                       Generator& gen);
+KT_INLINE_UNLESS_COMPILED void save_loader_record(CheckpointRecords& records, const std::string& name,
+                                                  const DataLoaderOptions& options, std::uint64_t epoch,
+                                                  std::int64_t dataset_size);
+KT_INLINE_UNLESS_COMPILED std::uint64_t saved_loader_epoch(const io::SafetensorsFile& file, const std::string& name,
+                                                           const DataLoaderOptions& options,
+                                                           std::int64_t dataset_size);
 
 /// A loader: the epoch of its next pass, with the settings that decide its order; its restore
 /// is refused when the loader orders its samples otherwise than the saved one.
 template <class Dev, class X, class Y>
 void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
                const DataLoader<Dev, X, Y>& loader) {
-  records[name] = loader_record(loader).dump();
+  save_loader_record(records, name, loader.options(), loader.epoch(), loader.dataset_size());
 }
 
 template <class Dev, class X, class Y>
 RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& name, DataLoader<Dev, X, Y>& loader) {
-  const std::string where = record_where(file.path(), name);
-  const auto epoch = loader_epoch_from(read_record(file.metadata(), file.path(), name, "data_loader"), loader, where);
+  const auto epoch = saved_loader_epoch(file, name, loader.options(), loader.dataset_size());
   return [&loader, epoch] { loader.set_epoch(epoch); };
 }
 
@@ -124,7 +130,7 @@ inline constexpr bool is_builtin_checkpoint_part_v<
     X, std::void_t<decltype(save_part(std::declval<io::NamedTensors&>(), std::declval<CheckpointRecords&>(),
                                       std::declval<const std::string&>(), std::declval<const X&>()))>> = true;
 
-// Their definitions.
+// The definitions of the declarations above.
 #if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
 
 KT_INLINE_UNLESS_COMPILED void save_part(io::NamedTensors&, CheckpointRecords& records, const std::string& name,
@@ -171,6 +177,20 @@ KT_INLINE_UNLESS_COMPILED RestoreCommit stage_restore(const io::SafetensorsFile&
   const std::string where = record_where(file.path(), name);
   const Generator value = generator_from(read_record(file.metadata(), file.path(), name, "generator"), where);
   return [&gen, value] { gen = value; };
+}
+
+KT_INLINE_UNLESS_COMPILED void save_loader_record(CheckpointRecords& records, const std::string& name,
+                                                  const DataLoaderOptions& options, std::uint64_t epoch,
+                                                  std::int64_t dataset_size) {
+  records[name] = loader_record(options, epoch, dataset_size).dump();
+}
+
+KT_INLINE_UNLESS_COMPILED std::uint64_t saved_loader_epoch(const io::SafetensorsFile& file, const std::string& name,
+                                                           const DataLoaderOptions& options,
+                                                           std::int64_t dataset_size) {
+  const std::string where = record_where(file.path(), name);
+  return loader_epoch_from(read_record(file.metadata(), file.path(), name, "data_loader"), options, dataset_size,
+                           where);
 }
 
 #endif

@@ -8,7 +8,7 @@
 #include "kt/amp/grad_scaler.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/printable.hpp"
-#include "kt/data/dataloader.hpp"
+#include "kt/data/dataloader_options.hpp"
 #include "kt/io/impl/checkpoint_record.hpp"
 #include "kt/optim/lr_scheduler.hpp"
 #include "kt/tensor/generator.hpp"
@@ -62,18 +62,16 @@ inline amp::GradScalerState scaler_from(const nlohmann::json& record, const std:
 }
 
 /// The epoch of a loader's next pass, with the settings that decide its order: restoring
-/// into a loader that orders its samples otherwise would not resume the saved run.
-template <class Dev, class X, class Y>
-nlohmann::json loader_record(const DataLoader<Dev, X, Y>& loader) {
-  const auto& o = loader.options();
-  return {{"kind", "data_loader"},   {"epoch", loader.epoch()},         {"seed", o.seed()},
+/// into a loader that orders its samples otherwise would not resume the saved run. Written
+/// from what every DataLoader<Device, X, Y> shares, so one copy serves them all.
+inline nlohmann::json loader_record(const DataLoaderOptions& o, std::uint64_t epoch, std::int64_t dataset_size) {
+  return {{"kind", "data_loader"},   {"epoch", epoch},                {"seed", o.seed()},
           {"shuffle", o.shuffle()},  {"batch_size", o.batch_size()},   {"drop_last", o.drop_last()},
-          {"custom_sampler", static_cast<bool>(o.sampler())}, {"dataset_size", loader.dataset_size()}};
+          {"custom_sampler", static_cast<bool>(o.sampler())}, {"dataset_size", dataset_size}};
 }
-template <class Dev, class X, class Y>
-std::uint64_t loader_epoch_from(const nlohmann::json& record, const DataLoader<Dev, X, Y>& loader,
-                                const std::string& where) {
-  const auto now = loader_record(loader);
+inline std::uint64_t loader_epoch_from(const nlohmann::json& record, const DataLoaderOptions& options,
+                                       std::int64_t dataset_size, const std::string& where) {
+  const auto now = loader_record(options, 0, dataset_size);
   for (const char* field : {"seed", "shuffle", "batch_size", "drop_last", "custom_sampler", "dataset_size"})
     KT_REQUIRE(record.contains(field) && record[field] == now[field], where, "was saved with ", field, " = ",
                record.contains(field) ? printable(record[field].dump(), 40) : std::string("(none)"),

@@ -130,7 +130,9 @@ struct UnaryGrad {
 
 // kt_compiled (kt/core/impl/compiled.hpp): the four arithmetic ops of two floating tensors, and
 // the in-place sum with which autograd accumulates gradients (the other in-place ops stay in
-// the programs that use them: each is a kernel per dtype and device, nvcc's costliest code).
+// the programs that use them: each is a kernel per dtype and device, nvcc's costliest code);
+// and the equality of two int64 tensors, with which programs count correct predictions
+// (`kt::argmax(logits, 1) == labels`).
 #define KT_ETI_BINARY_MAP(T, D, Op, KW)                                                                     \
   KW kt::Tensor<T, D> kt::impl::binary_map<T, T, D, Op>(const D&, const char*, const kt::Tensor<T, D>&,     \
                                                          const kt::Tensor<T, D>&, Op);
@@ -139,7 +141,11 @@ struct UnaryGrad {
   KT_ETI_BINARY_MAP(T, D, kt::impl::op::Mul, KW) KT_ETI_BINARY_MAP(T, D, kt::impl::op::Div, KW)             \
   KW void kt::impl::binary_inplace<T, D, kt::impl::op::Add>(const D&, const char*, const kt::Tensor<T, D>&, \
                                                             const kt::Tensor<T, D>&, kt::impl::op::Add);
-#define KT_ETI_BINARY(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_BINARY_ONE, KW)
+#define KT_ETI_LABELS_EQUAL(D, KW)                                                                            \
+  KW kt::Tensor<std::uint8_t, D> kt::impl::binary_map<std::uint8_t, std::int64_t, D, kt::impl::op::Eq>(        \
+      const D&, const char*, const kt::Tensor<std::int64_t, D>&, const kt::Tensor<std::int64_t, D>&, kt::impl::op::Eq);
+#define KT_ETI_BINARY(KW) \
+  KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_BINARY_ONE, KW) KT_ETI_EACH_DEVICE(KT_ETI_LABELS_EQUAL, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_ELEMENTWISE)
 KT_ETI_BINARY(extern template)
 #endif
