@@ -16,12 +16,12 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/autograd/grad_mode.hpp"
-#include "kt/core/impl/compiled.hpp"
 #include "kt/autograd/impl/mixed_node.hpp"
 #include "kt/autograd/impl/engine.hpp"
 #include "kt/autograd/impl/node.hpp"
 #include "kt/autograd/hooks.hpp"
 #include "kt/autograd/impl/var_access.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/tensor/factories.hpp"
 #include "kt/tensor/print.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -178,8 +178,8 @@ std::ostream& operator<<(std::ostream& os, const Var<T, D>& v) {
 // kt_compiled (kt/core/impl/compiled.hpp): the differentiable casts that autocast inserts,
 // between fp32 and each 16-bit dtype.
 #define KT_ETI_CAST_VAR(U, T, D, KW) KW kt::Var<U, D> kt::impl::cast_var<U, T, D>(const kt::Var<T, D>&);
-#define KT_ETI_AUTOCAST_CASTS(D, KW)                                                                 \
-  KT_ETI_CAST_VAR(float, kt::half, D, KW) KT_ETI_CAST_VAR(kt::half, float, D, KW)                    \
+#define KT_ETI_AUTOCAST_CASTS(D, KW)                                              \
+  KT_ETI_CAST_VAR(float, kt::half, D, KW) KT_ETI_CAST_VAR(kt::half, float, D, KW) \
   KT_ETI_CAST_VAR(float, kt::bfloat16, D, KW) KT_ETI_CAST_VAR(kt::bfloat16, float, D, KW)
 #define KT_ETI_VAR(KW) KT_ETI_EACH_DEVICE(KT_ETI_AUTOCAST_CASTS, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_AUTOGRAD)

@@ -237,7 +237,7 @@ DataLoader<Device, input_t<Dataset>, target_t<Dataset>> make_data_loader(
 #define KT_ETI_EACH_SAMPLE(M, D, KW) \
   M(float, std::int64_t, D, KW) M(double, std::int64_t, D, KW) M(float, float, D, KW) M(double, double, D, KW)
 #define KT_ETI_TENSOR_DATASET(X, Y, D, KW) \
-  KW class kt::TensorDataset<X, Y>;         \
+  KW class kt::TensorDataset<X, Y>;        \
   KW kt::TensorDataset<X, Y>::TensorDataset(const kt::Tensor<X, D>&, const kt::Tensor<Y, D>&);
 #define KT_ETI_LOADER_SOURCE(X, Y, D, KW) \
   KT_ETI_TENSOR_DATASET(X, Y, D, KW)      \
@@ -245,12 +245,12 @@ DataLoader<Device, input_t<Dataset>, target_t<Dataset>> make_data_loader(
   KW class kt::impl::DatasetSourceFor<kt::TensorDataset<X, Y>, X, Y>;
 #define KT_ETI_DATALOADER_ONE(X, Y, D, KW) KW class kt::DataLoader<D, X, Y>;
 #define KT_ETI_DATALOADER_DEVICE(D, KW) KT_ETI_EACH_SAMPLE(KT_ETI_DATALOADER_ONE, D, KW)
-#define KT_ETI_DATALOADER(KW)                                                                                   \
-  KT_ETI_EACH_SAMPLE(KT_ETI_LOADER_SOURCE, kt::Host, KW)                                                        \
-  KT_ETI_TENSOR_DATASET(std::uint8_t, std::int64_t, kt::Host, KW)                                                   \
-  KW class kt::NormalizedDataset<std::uint8_t, std::int64_t, float>;                                            \
-  KW kt::NormalizedDataset<std::uint8_t, std::int64_t, float>::NormalizedDataset(                               \
-      const kt::Tensor<std::uint8_t, kt::Host>&, const kt::Tensor<std::int64_t, kt::Host>&, double, kt::Normalize); \
+#define KT_ETI_DATALOADER(KW)                                                                                         \
+  KT_ETI_EACH_SAMPLE(KT_ETI_LOADER_SOURCE, kt::Host, KW)                                                              \
+  KT_ETI_TENSOR_DATASET(std::uint8_t, std::int64_t, kt::Host, KW)                                                     \
+  KW class kt::NormalizedDataset<std::uint8_t, std::int64_t, float>;                                                  \
+  KW kt::NormalizedDataset<std::uint8_t, std::int64_t, float>::NormalizedDataset(                                     \
+      const kt::Tensor<std::uint8_t, kt::Host>&, const kt::Tensor<std::int64_t, kt::Host>&, double, kt::Normalize);   \
   KW class kt::impl::DatasetSourceFor<kt::NormalizedDataset<std::uint8_t, std::int64_t, float>, float, std::int64_t>; \
   KT_ETI_EACH_DEVICE(KT_ETI_DATALOADER_DEVICE, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_DATA)

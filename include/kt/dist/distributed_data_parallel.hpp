@@ -164,7 +164,7 @@ private:
 
 // kt_compiled (kt/core/impl/compiled.hpp): data parallelism of a floating Sequential, with its
 // gradient reducer.
-#define KT_ETI_DIST_ONE(T, D, KW) \
+#define KT_ETI_DIST_ONE(T, D, KW)   \
   KW class kt::impl::Reducer<T, D>; \
   KW class kt::dist::DistributedDataParallel<kt::nn::Sequential<T, D>>;
 #define KT_ETI_DIST(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_DIST_ONE, KW)

@@ -19,8 +19,8 @@
 
 #include "kt/core/impl/public_begin.hpp"
 
-#include "kt/core/impl/compiled.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/data/impl/permutation.hpp"
 
 #include <cstdint>

@@ -123,8 +123,8 @@ ClassLossReduction<T, D> reduce_class_loss(const Tensor<T, D>& rows, const Tenso
 }  // namespace kt::impl
 
 // kt_compiled (kt/core/impl/compiled.hpp): the class losses' reduction, for floating losses.
-#define KT_ETI_CLASS_LOSS_ONE(T, D, KW)                                                                          \
-  KW kt::impl::ClassLossReduction<T, D> kt::impl::reduce_class_loss<T, D>(                                       \
+#define KT_ETI_CLASS_LOSS_ONE(T, D, KW)                                    \
+  KW kt::impl::ClassLossReduction<T, D> kt::impl::reduce_class_loss<T, D>( \
       const kt::Tensor<T, D>&, const kt::Tensor<std::int64_t, D>&, std::int64_t, std::int64_t, bool, std::int64_t);
 #define KT_ETI_CLASS_LOSS(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_CLASS_LOSS_ONE, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_LOSS)

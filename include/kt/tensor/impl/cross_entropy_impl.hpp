@@ -87,12 +87,12 @@ Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>
 }  // namespace kt::impl
 
 // kt_compiled (kt/core/impl/compiled.hpp): the cross-entropy of floating logits.
-#define KT_ETI_CROSS_ENTROPY_ONE(T, D, KW)                                                                      \
-  KW void kt::impl::cross_entropy_forward<T, D>(const kt::Tensor<T, D>&, const kt::Tensor<std::int64_t, D>&,    \
-                                                double, std::int64_t, const kt::Tensor<T, D>&,                  \
-                                                const kt::Tensor<kt::compute_t<T>, D>&);                  \
-  KW kt::Tensor<T, D> kt::impl::cross_entropy_backward<T, D>(                                                   \
-      const kt::Tensor<T, D>&, const kt::Tensor<T, D>&, const kt::Tensor<std::int64_t, D>&,                     \
+#define KT_ETI_CROSS_ENTROPY_ONE(T, D, KW)                                                                   \
+  KW void kt::impl::cross_entropy_forward<T, D>(const kt::Tensor<T, D>&, const kt::Tensor<std::int64_t, D>&, \
+                                                double, std::int64_t, const kt::Tensor<T, D>&,               \
+                                                const kt::Tensor<kt::compute_t<T>, D>&);                     \
+  KW kt::Tensor<T, D> kt::impl::cross_entropy_backward<T, D>(                                                \
+      const kt::Tensor<T, D>&, const kt::Tensor<T, D>&, const kt::Tensor<std::int64_t, D>&,                  \
       const kt::Tensor<kt::compute_t<T>, D>&, double, std::int64_t, const kt::Tensor<kt::compute_t<T>, D>&);
 #define KT_ETI_CROSS_ENTROPY(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_CROSS_ENTROPY_ONE, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_LOSS)

@@ -141,8 +141,8 @@ struct UnaryGrad {
   KT_ETI_BINARY_MAP(T, D, kt::impl::op::Mul, KW) KT_ETI_BINARY_MAP(T, D, kt::impl::op::Div, KW)             \
   KW void kt::impl::binary_inplace<T, D, kt::impl::op::Add>(const D&, const char*, const kt::Tensor<T, D>&, \
                                                             const kt::Tensor<T, D>&, kt::impl::op::Add);
-#define KT_ETI_LABELS_EQUAL(D, KW)                                                                            \
-  KW kt::Tensor<std::uint8_t, D> kt::impl::binary_map<std::uint8_t, std::int64_t, D, kt::impl::op::Eq>(        \
+#define KT_ETI_LABELS_EQUAL(D, KW)                                                                      \
+  KW kt::Tensor<std::uint8_t, D> kt::impl::binary_map<std::uint8_t, std::int64_t, D, kt::impl::op::Eq>( \
       const D&, const char*, const kt::Tensor<std::int64_t, D>&, const kt::Tensor<std::int64_t, D>&, kt::impl::op::Eq);
 #define KT_ETI_BINARY(KW) \
   KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_BINARY_ONE, KW) KT_ETI_EACH_DEVICE(KT_ETI_LABELS_EQUAL, KW)
