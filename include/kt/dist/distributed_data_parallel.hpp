@@ -162,12 +162,14 @@ private:
 
 }  // namespace kt::dist
 
-// kt_compiled (kt/core/impl/compiled.hpp): data parallelism of a floating Sequential, with its
-// gradient reducer.
+// kt_compiled (kt/core/impl/compiled.hpp): data parallelism of an fp32 or fp64 Sequential, with
+// its gradient reducer. Autocast keeps fp32 master weights, so a 16-bit model under DDP is rare:
+// it instantiates in the program that has one, rather than costing every build of the library.
 #define KT_ETI_DIST_ONE(T, D, KW)   \
   KW class kt::impl::Reducer<T, D>; \
   KW class kt::dist::DistributedDataParallel<kt::nn::Sequential<T, D>>;
-#define KT_ETI_DIST(KW) KT_ETI_EACH_FLOAT_DEVICE(KT_ETI_DIST_ONE, KW)
+#define KT_ETI_DIST_DEVICE(D, KW) KT_ETI_DIST_ONE(float, D, KW) KT_ETI_DIST_ONE(double, D, KW)
+#define KT_ETI_DIST(KW) KT_ETI_EACH_DEVICE(KT_ETI_DIST_DEVICE, KW)
 #if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_DIST)
 KT_ETI_DIST(extern template)
 #endif
