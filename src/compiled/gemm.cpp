@@ -1,5 +1,7 @@
-// kt_compiled: the GEMM dispatch (kt/backend/impl/gemm_dispatch.hpp).
+// kt_compiled: the GEMM dispatch (kt/backend/impl/gemm_dispatch.hpp) and the tuning statistics
+// (kt/backend/tuning.hpp).
 #define KT_COMPILED_DEFINES_GEMM
 #include "kt/backend/gemm.hpp"
+#include "kt/backend/tuning.hpp"
 
 KT_ETI_GEMM(template)

@@ -14,6 +14,7 @@
 
 #include "kt/backend/impl/blas_core.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
+#include "kt/core/impl/compiled.hpp"
 
 #include <mutex>
 #include <string>
@@ -32,7 +33,18 @@ inline void set_deterministic(bool on) { kt::impl::TuningState::instance().deter
 inline bool deterministic() { return kt::impl::TuningState::instance().deterministic; }
 
 /// What tuning has done, which back-ends ran the products, and what kt knows of the BLAS.
-inline Stats stats() {
+KT_INLINE_UNLESS_COMPILED Stats stats();
+
+/// Every cached decision.
+KT_INLINE_UNLESS_COMPILED std::vector<Entry> entries();
+
+/// Forgets every decision and zeroes the counts (the next calls tune again).
+KT_INLINE_UNLESS_COMPILED void clear();
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp).
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_GEMM)
+
+KT_INLINE_UNLESS_COMPILED Stats stats() {
   auto& state = kt::impl::TuningState::instance();
   std::lock_guard<std::mutex> lock(state.mutex);
   Stats s = state.stats;
@@ -46,8 +58,7 @@ inline Stats stats() {
   return s;
 }
 
-/// Every cached decision.
-inline std::vector<Entry> entries() {
+KT_INLINE_UNLESS_COMPILED std::vector<Entry> entries() {
   auto& state = kt::impl::TuningState::instance();
   std::lock_guard<std::mutex> lock(state.mutex);
   std::vector<Entry> out;
@@ -56,14 +67,15 @@ inline std::vector<Entry> entries() {
   return out;
 }
 
-/// Forgets every decision and zeroes the counts (the next calls tune again).
-inline void clear() {
+KT_INLINE_UNLESS_COMPILED void clear() {
   auto& state = kt::impl::TuningState::instance();
   std::lock_guard<std::mutex> lock(state.mutex);
   state.cache.clear();
   state.stats = Stats{};
   for (auto& c : state.calls) c = 0;
 }
+
+#endif
 
 }  // namespace kt::tuning
 

@@ -22,6 +22,7 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/core/atomic_file.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/profile_callbacks.hpp"
 #include "kt/core/impl/profile_recorder.hpp"
@@ -53,30 +54,13 @@ class Profiler {
 public:
   /// Starts recording. kt::Error if Kokkos is not initialised, another Profiler is running,
   /// or a Kokkos Tools library is loaded.
-  explicit Profiler(ProfilerOptions options = {})
-      : recorder_(std::make_unique<impl::ProfileRecorder>(options.max_trace_events())) {
-    KT_REQUIRE(Kokkos::is_initialized(), "kt::Profiler: Kokkos is not initialised; create kt::Runtime first");
-    std::lock_guard<std::mutex> lock(impl::ProfileRecorder::mutex());
-    KT_REQUIRE(impl::ProfileRecorder::active() == nullptr,
-               "kt::Profiler: another kt::Profiler is already running (Kokkos Tools has one set of callbacks)");
-    KT_REQUIRE(!Kokkos::Profiling::profileLibraryLoaded(),
-               "kt::Profiler: a Kokkos Tools library is loaded (KOKKOS_PROFILE_LIBRARY or --kokkos-tools-library); "
-               "kt::Profiler would replace its callbacks: use one or the other");
-    impl::ProfileRecorder::active() = recorder_.get();
-    impl::install_profile_callbacks(true);
-  }
-  ~Profiler() { stop(); }
+  explicit Profiler(ProfilerOptions options = {});
+  ~Profiler();
   Profiler(const Profiler&) = delete;
   Profiler& operator=(const Profiler&) = delete;
 
   /// Stops recording (idempotent); the results stay readable.
-  void stop() {
-    if (!running_) return;
-    std::lock_guard<std::mutex> lock(impl::ProfileRecorder::mutex());
-    impl::install_profile_callbacks(false);
-    impl::ProfileRecorder::active() = nullptr;
-    running_ = false;
-  }
+  void stop();
   bool running() const { return running_; }
 
   /// One row per (name, kind, device), heaviest first (`prof.key_averages()`).
@@ -113,6 +97,35 @@ private:
   std::unique_ptr<impl::ProfileRecorder> recorder_;
   bool running_ = true;
 };
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp): starting and
+// stopping compile the recorder and the Kokkos Tools callbacks.
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_CORE)
+
+KT_INLINE_UNLESS_COMPILED Profiler::Profiler(ProfilerOptions options)
+    : recorder_(std::make_unique<impl::ProfileRecorder>(options.max_trace_events())) {
+  KT_REQUIRE(Kokkos::is_initialized(), "kt::Profiler: Kokkos is not initialised; create kt::Runtime first");
+  std::lock_guard<std::mutex> lock(impl::ProfileRecorder::mutex());
+  KT_REQUIRE(impl::ProfileRecorder::active() == nullptr,
+             "kt::Profiler: another kt::Profiler is already running (Kokkos Tools has one set of callbacks)");
+  KT_REQUIRE(!Kokkos::Profiling::profileLibraryLoaded(),
+             "kt::Profiler: a Kokkos Tools library is loaded (KOKKOS_PROFILE_LIBRARY or --kokkos-tools-library); "
+             "kt::Profiler would replace its callbacks: use one or the other");
+  impl::ProfileRecorder::active() = recorder_.get();
+  impl::install_profile_callbacks(true);
+}
+
+KT_INLINE_UNLESS_COMPILED Profiler::~Profiler() { stop(); }
+
+KT_INLINE_UNLESS_COMPILED void Profiler::stop() {
+  if (!running_) return;
+  std::lock_guard<std::mutex> lock(impl::ProfileRecorder::mutex());
+  impl::install_profile_callbacks(false);
+  impl::ProfileRecorder::active() = nullptr;
+  running_ = false;
+}
+
+#endif
 
 inline std::ostream& operator<<(std::ostream& os, const Profiler& profiler) { return os << profiler.table(); }
 

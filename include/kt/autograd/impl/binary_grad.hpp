@@ -4,6 +4,7 @@
 // gradient as a tensor expression of (g, x, y, out), where x and y are tensors or scalars —
 // summed back to the operand's shape. A rule saves for backward only what its formulas read.
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/autograd/impl/autocast_dispatch.hpp"
@@ -106,9 +107,11 @@ X saved_value(const X& x, bool keep) {
   else return x;
 }
 
-/// a op b for operands of which at least one is a Var (others: Tensors or scalars).
+/// a op b for operands of which at least one is a Var (others: Tensors or scalars). The
+/// return type is spelled out so that kt_compiled's copies can be declared extern below (a
+/// deduced one would be instantiated anyway, to learn it).
 template <class Rule, class A, class B>
-auto var_binary(const char* name, const A& a, const B& b) {
+var_of_t<A, B> var_binary(const char* name, const A& a, const B& b) {
   using V = var_of_t<A, B>;
   using T = typename V::value_type;
   using D = typename V::device_type;
@@ -147,3 +150,16 @@ auto var_binary(const char* name, const A& a, const B& b) {
 }
 
 }  // namespace kt::impl
+
+// kt_compiled (kt/core/impl/compiled.hpp): the four arithmetic ops between two fp32 or fp64
+// Vars (a loss scaled by GradScaler, a sum of losses), with their autocast twins.
+#define KT_ETI_VAR_BINARY_ONE(RULE, T, D, KW) \
+  KW kt::Var<T, D> kt::impl::var_binary<kt::impl::RULE>(const char*, const kt::Var<T, D>&, const kt::Var<T, D>&);
+#define KT_ETI_VAR_ARITHMETIC(T, D, KW)                                                       \
+  KT_ETI_VAR_BINARY_ONE(AddGrad, T, D, KW) KT_ETI_VAR_BINARY_ONE(SubGrad, T, D, KW)           \
+  KT_ETI_VAR_BINARY_ONE(MulGrad, T, D, KW) KT_ETI_VAR_BINARY_ONE(DivGrad, T, D, KW)
+#define KT_ETI_VAR_BINARY_DEVICE(D, KW) KT_ETI_VAR_ARITHMETIC(float, D, KW) KT_ETI_VAR_ARITHMETIC(double, D, KW)
+#define KT_ETI_VAR_BINARY(KW) KT_ETI_EACH_DEVICE(KT_ETI_VAR_BINARY_DEVICE, KW)
+#if defined(KT_COMPILED) && !defined(KT_COMPILED_DEFINES_AUTOGRAD)
+KT_ETI_VAR_BINARY(extern template)
+#endif

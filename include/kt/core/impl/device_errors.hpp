@@ -11,6 +11,7 @@
 // Writers: one thread of a kernel (kernels on a device are ordered on kt's instance), so the
 // record needs no atomics, which pinned memory would not offer portably anyway.
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/core/error.hpp"
@@ -100,11 +101,16 @@ DeviceErrorRecord* device_error_record() {
 namespace kt::impl {
 
 /// The text of a record: the op, then what was out of range.
-inline std::string device_error_text(const DeviceErrorRecord& r) {
+KT_INLINE_UNLESS_COMPILED std::string device_error_text(const DeviceErrorRecord& r);
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp).
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_CORE)
+KT_INLINE_UNLESS_COMPILED std::string device_error_text(const DeviceErrorRecord& r) {
   return DeviceErrorOps::name(r.op) + ": " + std::to_string(r.count) + (r.count == 1 ? " target is" : " targets are") +
          " outside [0, " + std::to_string(r.bound) + "), the first at index " + std::to_string(r.index) + " (value " +
          std::to_string(r.value) + ")";
 }
+#endif
 
 /// Raises (and clears) MemSpace's recorded error; call only where that device's kernels so
 /// far have finished. `where`: null when the op that found it raises at once (host devices),

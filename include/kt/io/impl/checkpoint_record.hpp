@@ -5,6 +5,7 @@
 // nesting is bounded before it is parsed, and every field is checked for type and range, so a
 // bad checkpoint is a kt::Error naming the file, the record and the field.
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/core/error.hpp"
@@ -20,13 +21,32 @@
 namespace kt::impl {
 
 /// The error prefix for record `name` of checkpoint `path`.
-inline std::string record_where(const std::string& path, const std::string& name) {
+KT_INLINE_UNLESS_COMPILED std::string record_where(const std::string& path, const std::string& name);
+
+/// The record `name` of `metadata`, parsed, with "kind" == `kind`.
+KT_INLINE_UNLESS_COMPILED nlohmann::json read_record(const std::map<std::string, std::string>& metadata,
+                                                     const std::string& path, const std::string& name,
+                                                     const char* kind);
+
+/// Field `field` of `record` as a non-negative integer, a finite number, a string.
+KT_INLINE_UNLESS_COMPILED std::uint64_t record_count(const nlohmann::json& record, const char* field,
+                                                     const std::string& where);
+KT_INLINE_UNLESS_COMPILED double record_number(const nlohmann::json& record, const char* field,
+                                               const std::string& where);
+KT_INLINE_UNLESS_COMPILED std::string record_string(const nlohmann::json& record, const char* field,
+                                                    const std::string& where);
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp): parsing and
+// reading JSON instantiates much of nlohmann-json.
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
+
+KT_INLINE_UNLESS_COMPILED std::string record_where(const std::string& path, const std::string& name) {
   return "kt::io::load_checkpoint: '" + printable(path, 200) + "', record '" + printable(name) + "': ";
 }
 
-/// The record `name` of `metadata`, parsed, with "kind" == `kind`.
-inline nlohmann::json read_record(const std::map<std::string, std::string>& metadata, const std::string& path,
-                                  const std::string& name, const char* kind) {
+KT_INLINE_UNLESS_COMPILED nlohmann::json read_record(const std::map<std::string, std::string>& metadata,
+                                                     const std::string& path, const std::string& name,
+                                                     const char* kind) {
   const std::string where = record_where(path, name);
   const auto it = metadata.find(name);
   KT_REQUIRE(it != metadata.end(), where, "not in the checkpoint (it holds no ", kind, " of that name)");
@@ -41,23 +61,25 @@ inline nlohmann::json read_record(const std::map<std::string, std::string>& meta
   return record;
 }
 
-/// Field `field` of `record` as a non-negative integer.
-inline std::uint64_t record_count(const nlohmann::json& record, const char* field, const std::string& where) {
+KT_INLINE_UNLESS_COMPILED std::uint64_t record_count(const nlohmann::json& record, const char* field,
+                                                     const std::string& where) {
   KT_REQUIRE(record.contains(field) && record[field].is_number_unsigned(), where, "field \"", field,
              "\" is not a non-negative integer");
   return record[field].get<std::uint64_t>();
 }
 
-/// Field `field` of `record` as a finite number.
-inline double record_number(const nlohmann::json& record, const char* field, const std::string& where) {
+KT_INLINE_UNLESS_COMPILED double record_number(const nlohmann::json& record, const char* field,
+                                               const std::string& where) {
   KT_REQUIRE(record.contains(field) && record[field].is_number(), where, "field \"", field, "\" is not a number");
   return record[field].get<double>();
 }
 
-/// Field `field` of `record` as a string.
-inline std::string record_string(const nlohmann::json& record, const char* field, const std::string& where) {
+KT_INLINE_UNLESS_COMPILED std::string record_string(const nlohmann::json& record, const char* field,
+                                                    const std::string& where) {
   KT_REQUIRE(record.contains(field) && record[field].is_string(), where, "field \"", field, "\" is not a string");
   return record[field].get<std::string>();
 }
+
+#endif
 
 }  // namespace kt::impl

@@ -48,7 +48,13 @@ void add_optimizer_record(io::NamedTensors& tensors, std::map<std::string, std::
 }
 
 /// The step count stored in scalar `name` (F32, F64 or I64, a non-negative integer).
-inline std::int64_t read_step(const io::SafetensorsFile& file, const std::string& name, const std::string& where) {
+KT_INLINE_UNLESS_COMPILED std::int64_t read_step(const io::SafetensorsFile& file, const std::string& name,
+                                                 const std::string& where);
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp).
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
+KT_INLINE_UNLESS_COMPILED std::int64_t read_step(const io::SafetensorsFile& file, const std::string& name,
+                                                 const std::string& where) {
   const std::string& dtype = file.dtype(name);
   KT_REQUIRE(file.shape(name).rank() == 0, where, "tensor '", printable(name), "' has shape ", file.shape(name).str(),
              ", not a scalar");
@@ -61,6 +67,7 @@ inline std::int64_t read_step(const io::SafetensorsFile& file, const std::string
              ", not a step count");
   return static_cast<std::int64_t>(step);
 }
+#endif
 
 /// The optimizer record `name`, read and checked completely (type, the parameter list, every
 /// hyperparameter present and in range, every tensor's name, dtype, shape and checksum)

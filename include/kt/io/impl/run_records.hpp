@@ -3,6 +3,7 @@
 // a learning-rate schedule, a GradScaler and a data loader, each written and read here, side
 // by side.
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/amp/grad_scaler.hpp"
@@ -20,21 +21,48 @@
 
 namespace kt::impl {
 
-inline nlohmann::json generator_record(const Generator& g) {
+/// A Generator's record and back.
+KT_INLINE_UNLESS_COMPILED nlohmann::json generator_record(const Generator& g);
+KT_INLINE_UNLESS_COMPILED Generator generator_from(const nlohmann::json& record, const std::string& where);
+
+/// PyTorch's LRScheduler.state_dict() fields that matter: base_lrs, last_epoch, _last_lr.
+KT_INLINE_UNLESS_COMPILED nlohmann::json scheduler_record(const optim::LRScheduler& sched);
+KT_INLINE_UNLESS_COMPILED optim::LRSchedulerState scheduler_from(const nlohmann::json& record,
+                                                                 const optim::LRScheduler& sched,
+                                                                 const std::string& where);
+
+/// PyTorch's GradScaler.state_dict(): scale, growth_factor, backoff_factor, growth_interval,
+/// _growth_tracker.
+KT_INLINE_UNLESS_COMPILED nlohmann::json scaler_record(const amp::GradScaler& scaler);
+KT_INLINE_UNLESS_COMPILED amp::GradScalerState scaler_from(const nlohmann::json& record, const std::string& where);
+
+/// The epoch of a loader's next pass, with the settings that decide its order: restoring
+/// into a loader that orders its samples otherwise would not resume the saved run. Written
+/// from what every DataLoader<Device, X, Y> shares, so one copy serves them all.
+KT_INLINE_UNLESS_COMPILED nlohmann::json loader_record(const DataLoaderOptions& o, std::uint64_t epoch,
+                                                       std::int64_t dataset_size);
+KT_INLINE_UNLESS_COMPILED std::uint64_t loader_epoch_from(const nlohmann::json& record, const DataLoaderOptions& options,
+                                                          std::int64_t dataset_size, const std::string& where);
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp): building and
+// reading JSON instantiates much of nlohmann-json.
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
+
+KT_INLINE_UNLESS_COMPILED nlohmann::json generator_record(const Generator& g) {
   return {{"kind", "generator"}, {"seed", g.seed()}, {"offset", g.offset()}};
 }
-inline Generator generator_from(const nlohmann::json& record, const std::string& where) {
+KT_INLINE_UNLESS_COMPILED Generator generator_from(const nlohmann::json& record, const std::string& where) {
   return Generator(record_count(record, "seed", where), record_count(record, "offset", where));
 }
 
-/// PyTorch's LRScheduler.state_dict() fields that matter: base_lrs, last_epoch, _last_lr.
-inline nlohmann::json scheduler_record(const optim::LRScheduler& sched) {
+KT_INLINE_UNLESS_COMPILED nlohmann::json scheduler_record(const optim::LRScheduler& sched) {
   const auto s = sched.state_dict();
   return {{"kind", "lr_scheduler"}, {"type", sched.name()}, {"base_lrs", {s.base_lr}},
           {"last_epoch", s.last_epoch}, {"_last_lr", {sched.get_last_lr()}}};
 }
-inline optim::LRSchedulerState scheduler_from(const nlohmann::json& record, const optim::LRScheduler& sched,
-                                              const std::string& where) {
+KT_INLINE_UNLESS_COMPILED optim::LRSchedulerState scheduler_from(const nlohmann::json& record,
+                                                                 const optim::LRScheduler& sched,
+                                                                 const std::string& where) {
   const std::string type = record_string(record, "type", where);
   KT_REQUIRE(type == sched.name(), where, "holds a ", printable(type), ", not a ", sched.name());
   const auto& base = record.contains("base_lrs") ? record["base_lrs"] : nlohmann::json();
@@ -43,15 +71,13 @@ inline optim::LRSchedulerState scheduler_from(const nlohmann::json& record, cons
   return {base[0].get<double>(), static_cast<std::int64_t>(record_count(record, "last_epoch", where))};
 }
 
-/// PyTorch's GradScaler.state_dict(): scale, growth_factor, backoff_factor, growth_interval,
-/// _growth_tracker.
-inline nlohmann::json scaler_record(const amp::GradScaler& scaler) {
+KT_INLINE_UNLESS_COMPILED nlohmann::json scaler_record(const amp::GradScaler& scaler) {
   const auto s = scaler.state_dict();
   return {{"kind", "grad_scaler"},          {"scale", s.scale},
           {"growth_factor", s.growth_factor}, {"backoff_factor", s.backoff_factor},
           {"growth_interval", s.growth_interval}, {"_growth_tracker", s.growth_tracker}};
 }
-inline amp::GradScalerState scaler_from(const nlohmann::json& record, const std::string& where) {
+KT_INLINE_UNLESS_COMPILED amp::GradScalerState scaler_from(const nlohmann::json& record, const std::string& where) {
   amp::GradScalerState s;
   s.scale = record_number(record, "scale", where);
   s.growth_factor = record_number(record, "growth_factor", where);
@@ -61,16 +87,14 @@ inline amp::GradScalerState scaler_from(const nlohmann::json& record, const std:
   return s;
 }
 
-/// The epoch of a loader's next pass, with the settings that decide its order: restoring
-/// into a loader that orders its samples otherwise would not resume the saved run. Written
-/// from what every DataLoader<Device, X, Y> shares, so one copy serves them all.
-inline nlohmann::json loader_record(const DataLoaderOptions& o, std::uint64_t epoch, std::int64_t dataset_size) {
+KT_INLINE_UNLESS_COMPILED nlohmann::json loader_record(const DataLoaderOptions& o, std::uint64_t epoch,
+                                                       std::int64_t dataset_size) {
   return {{"kind", "data_loader"},   {"epoch", epoch},                {"seed", o.seed()},
           {"shuffle", o.shuffle()},  {"batch_size", o.batch_size()},   {"drop_last", o.drop_last()},
           {"custom_sampler", static_cast<bool>(o.sampler())}, {"dataset_size", dataset_size}};
 }
-inline std::uint64_t loader_epoch_from(const nlohmann::json& record, const DataLoaderOptions& options,
-                                       std::int64_t dataset_size, const std::string& where) {
+KT_INLINE_UNLESS_COMPILED std::uint64_t loader_epoch_from(const nlohmann::json& record, const DataLoaderOptions& options,
+                                                          std::int64_t dataset_size, const std::string& where) {
   const auto now = loader_record(options, 0, dataset_size);
   for (const char* field : {"seed", "shuffle", "batch_size", "drop_last", "custom_sampler", "dataset_size"})
     KT_REQUIRE(record.contains(field) && record[field] == now[field], where, "was saved with ", field, " = ",
@@ -78,5 +102,7 @@ inline std::uint64_t loader_epoch_from(const nlohmann::json& record, const DataL
                " but this loader has ", now[field].dump(), ": the resumed passes would not be the saved run's");
   return record_count(record, "epoch", where);
 }
+
+#endif
 
 }  // namespace kt::impl

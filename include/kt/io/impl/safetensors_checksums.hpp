@@ -10,6 +10,7 @@
 // PyTorch and the reference reader see one more string; kt verifies what it reads. A file
 // without the entry (written by PyTorch, by the reference library) loads unverified.
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/core/error.hpp"
@@ -73,7 +74,15 @@ struct SafetensorsChecksums {
 
 /// Parses the "kt.xxh64" entry of `metadata` (empty when there is none); kt::Error when it is
 /// malformed. `where` prefixes the messages.
-inline SafetensorsChecksums read_checksums(const std::map<std::string, std::string>& metadata, const std::string& where) {
+KT_INLINE_UNLESS_COMPILED SafetensorsChecksums read_checksums(const std::map<std::string, std::string>& metadata,
+                                                              const std::string& where);
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp): parsing the entry
+// instantiates much of nlohmann-json.
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
+
+KT_INLINE_UNLESS_COMPILED SafetensorsChecksums read_checksums(const std::map<std::string, std::string>& metadata,
+                                                              const std::string& where) {
   SafetensorsChecksums out;
   const auto it = metadata.find(checksum_key);
   if (it == metadata.end()) return out;
@@ -94,5 +103,7 @@ inline SafetensorsChecksums read_checksums(const std::map<std::string, std::stri
   }
   return out;
 }
+
+#endif
 
 }  // namespace kt::impl

@@ -25,6 +25,7 @@
 // character, and a rank above kt's maximum (6). A NUL byte anywhere in the header is refused
 // by both (nlohmann's lexer would take it for the end of the text).
 
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/core/error.hpp"
@@ -77,9 +78,18 @@ inline int json_depth(const std::string& text) {
   return deepest;
 }
 
+/// Reads and checks the header of `file` (`path` as messages show it).
+KT_INLINE_UNLESS_COMPILED SafetensorsHeader read_safetensors_header(const InputFile& file, const std::string& path,
+                                                                    std::uint64_t max_header_bytes);
+
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp): the SAX parse
+// instantiates much of nlohmann-json.
+#if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
+
 /// Checks one top-level entry of the header and adds it to `out` (a tensor) or its metadata.
-inline void add_header_entry(SafetensorsHeader& out, const std::string& name, const nlohmann::json& value,
-                             std::uint64_t data_size, const std::string& where) {
+KT_INLINE_UNLESS_COMPILED void add_header_entry(SafetensorsHeader& out, const std::string& name,
+                                                const nlohmann::json& value, std::uint64_t data_size,
+                                                const std::string& where) {
   const std::string shown = printable(name);
   if (name == "__metadata__") {
     KT_REQUIRE(value.is_object(), where, "__metadata__ is not an object of strings");
@@ -216,9 +226,8 @@ private:
   json* slot_ = nullptr;
 };
 
-/// Reads and checks the header of `file` (`path` as messages show it).
-inline SafetensorsHeader read_safetensors_header(const InputFile& file, const std::string& path,
-                                                 std::uint64_t max_header_bytes) {
+KT_INLINE_UNLESS_COMPILED SafetensorsHeader read_safetensors_header(const InputFile& file, const std::string& path,
+                                                                    std::uint64_t max_header_bytes) {
   const std::string where = "kt::io::load_safetensors: '" + printable(path, 200) + "': ";
   const std::uint64_t file_size = file.size();
   KT_REQUIRE(file_size >= 8, where, "the file has ", file_size, " bytes, fewer than the 8 of the header length");
@@ -271,5 +280,7 @@ inline SafetensorsHeader read_safetensors_header(const InputFile& file, const st
              out.data_start + expected, " (trailing data)");
   return out;
 }
+
+#endif
 
 }  // namespace kt::impl
