@@ -7,7 +7,8 @@
 # and with them (-DKT_AUTOCAST=ON: "autocast on"); the example, which autocasts, with them and
 # without (-DKT_AUTOCAST=OFF: "autocast off") — and with kt::kt_compiled (the "+ compiled"
 # rows: the library is built first, untimed, as a user's build does once — for the test layer,
-# the tests' own instance; its own row times the library alone),
+# the tests' own instance; its own row times the library alone, with the precompiled kt headers
+# that programs linking it reuse on the host: kt_compiled_pch, which the example uses),
 # for the host (Kokkos in .deps/kokkos, -O3) and, when scripts/setup.sh --cuda installed
 # Kokkos with Cuda, with nvcc (.deps/kokkos-cuda's nvcc_wrapper). Prints one table row per
 # target and compiler: wall seconds and the peak resident memory of the build (the largest
@@ -61,8 +62,8 @@ echo
 echo "| target | compiler | seconds | peak RSS MiB |"
 echo "|---|---|---|---|"
 
-# time_build NAME COMPILER_LABEL SOURCE_DIR TARGET CMAKE_ARGS...: with BEFORE=target in the
-# environment, that target is built first, untimed.
+# time_build NAME COMPILER_LABEL SOURCE_DIR TARGETS CMAKE_ARGS...: with BEFORE=targets in the
+# environment, those are built first, untimed (TARGETS and BEFORE: space-separated names).
 time_build() {
   local name=$1 label=$2 src=$3 target=$4
   shift 4
@@ -70,12 +71,12 @@ time_build() {
   cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir.configure.log" 2>&1 ||
     { echo "| $name | $label | configure failed ($dir.configure.log) | |"; return; }
   if [ -n "${BEFORE:-}" ]; then
-    cmake --build "$dir" -j "$jobs" --target "$BEFORE" >"$dir.before.log" 2>&1 ||
+    cmake --build "$dir" -j "$jobs" --target $BEFORE >"$dir.before.log" 2>&1 ||
       { echo "| $name | $label | building $BEFORE failed ($dir.before.log) | |"; return; }
   fi
   local t0 t1 rss
   t0=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o "$dir.rss" cmake --build "$dir" -j "$jobs" --target "$target" >"$dir.build.log" 2>&1 ||
+  /usr/bin/time -f "%M" -o "$dir.rss" cmake --build "$dir" -j "$jobs" --target $target >"$dir.build.log" 2>&1 ||
     { echo "| $name | $label | build failed ($dir.build.log) | |"; return; }
   t1=$(date +%s.%N)
   # GNU time reports the largest process it waited for; make's children are counted through
@@ -90,6 +91,8 @@ time_all() {
   local label=$1
   shift
   local kt=(-DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF -DKT_ENABLE_TESTS=OFF)
+  local library=kt_compiled  # and its precompiled headers, where the compiler reads them
+  [ "$label" = host ] && library="kt_compiled kt_compiled_pch"
   time_build hello "$label" "$work/hello" hello "$@"
   time_build fashion_mnist "$label" "$root" fashion_mnist "$@" -DKT_ENABLE_BENCHMARKS=OFF
   time_build kt_tests_nn "$label" "$root" kt_tests_nn "$@" -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF \
@@ -97,9 +100,9 @@ time_all() {
   time_build "hello, autocast on" "$label" "$work/hello" hello "$@" -DKT_AUTOCAST=ON
   time_build "fashion_mnist, autocast off" "$label" "$root" fashion_mnist "$@" -DKT_AUTOCAST=OFF \
     -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_TESTS=OFF
-  time_build "kt_compiled (the library)" "$label" "$root" kt_compiled "$@" "${kt[@]}"
+  time_build "kt_compiled (the library)" "$label" "$root" "$library" "$@" "${kt[@]}"
   BEFORE=kt_compiled time_build "hello + compiled" "$label" "$work/hello" hello "$@" -DKT_USE_COMPILED=ON
-  BEFORE=kt_compiled time_build "fashion_mnist + compiled" "$label" "$root" fashion_mnist "$@" \
+  BEFORE=$library time_build "fashion_mnist + compiled" "$label" "$root" fashion_mnist "$@" \
     -DKT_ENABLE_BENCHMARKS=OFF -DKT_USE_COMPILED=ON
   BEFORE=kt_compiled_tests time_build "kt_tests_nn + compiled" "$label" "$root" kt_tests_nn "$@" \
     -DKT_ENABLE_BENCHMARKS=OFF -DKT_ENABLE_EXAMPLES=OFF -DKT_USE_COMPILED=ON
