@@ -22,8 +22,8 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/core/atomic_file.hpp"
-#include "kt/core/impl/compiled.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/profile_callbacks.hpp"
 #include "kt/core/impl/profile_recorder.hpp"
 #include "kt/core/impl/profile_report.hpp"
