@@ -42,8 +42,8 @@
 // summary.
 //
 // This file reads the command line, starts Kokkos (and MPI) and writes the JSON run summary;
-// train.cpp trains. The two compile side by side, and this one instantiates none of kt's
-// training templates.
+// train.hpp trains (compiled in train.cpp, and train_device.cpp for the GPU). The files
+// compile side by side, and this one instantiates none of kt's training templates.
 
 #include "fashion_mnist.hpp"
 
