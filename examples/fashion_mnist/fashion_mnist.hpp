@@ -1,5 +1,5 @@
 // examples/fashion_mnist/fashion_mnist.hpp: what the example's files share — the options, the
-// shape of the MPI job, one epoch's figures — and the functions each calls in another.
+// shape of the MPI job, one epoch's figures — and the functions one file calls in another.
 #pragma once
 
 #include <cstdint>
@@ -47,11 +47,6 @@ std::int64_t to_int(const std::string& flag, const std::string& value, std::int6
 void write_summary(const std::string& path, const Config& c, const std::string& device, int threads,
                    std::int64_t train_samples, std::int64_t parameters, const std::vector<EpochResult>& epochs,
                    double total_seconds);
-
-// train.hpp: trains on device D and returns the exit status. Compiled in train.cpp (the GPU's in
-// train_device.cpp in a header-only Cuda build).
-template <class D>
-int run(Config c, const std::string& summary_path, const Ranks& ranks);
 
 // train.cpp: trains on the device that c.device names and returns the exit status.
 int train(const Config& c, const std::string& summary_path, const Ranks& ranks);

@@ -76,6 +76,8 @@ std::string format(const char* fmt, Args... args) {
   return line;
 }
 
+// Trains on device D and returns the exit status; explicitly instantiated in train.cpp and
+// train_device.cpp.
 template <class D>
 int run(Config c, const std::string& summary_path, const Ranks& ranks) {
   if (c.workers < 0) c.workers = kt::recommended_num_workers<D>();
