@@ -28,11 +28,6 @@ struct MixedFunctionNode final : NodeBase {
   MixedFunctionNode(Backward backward, std::shared_ptr<VarImpl<Ts, D>>... inputs)
       : backward_(std::move(backward)), inputs_(std::move(inputs)...) {}
 
-  std::vector<VarImplBase*> input_states() const override {
-    std::vector<VarImplBase*> out;
-    std::apply([&](const auto&... in) { ((in ? out.push_back(in.get()) : void()), ...); }, inputs_);
-    return out;
-  }
   void propagate(VarImplBase& output) override {
     auto& out = static_cast<VarImpl<U, D>&>(output);
     const Tensor<U, D> grad = std::move(out.pending);
@@ -43,6 +38,12 @@ struct MixedFunctionNode final : NodeBase {
   void release() override {
     backward_.reset();
     released_ = true;
+  }
+
+protected:
+  void list_inputs(std::vector<VarImplBase*>& out) const override {
+    out.reserve(sizeof...(Ts));
+    std::apply([&](const auto&... in) { ((in ? out.push_back(in.get()) : void()), ...); }, inputs_);
   }
 
 private:

@@ -33,6 +33,9 @@ struct VarImplBase {
   virtual void clear_pending() = 0;
   bool requires_grad = false;
   LeafHooks hooks;  // leaves only (Var::register_post_accumulate_grad_hook)
+  /// Set while a backward sweep orders the graph and has reached this variable
+  /// (kt/autograd/impl/engine.hpp, backward_order); false otherwise.
+  bool visited = false;
 };
 
 /// The autograd state behind a kt::Var: its accumulated gradient and the node that made it
@@ -65,8 +68,15 @@ private:
 /// One recorded op, whatever its dtypes.
 struct NodeBase {
   virtual ~NodeBase() = default;
-  /// The inputs (the engine orders the graph by them).
-  virtual std::vector<VarImplBase*> input_states() const = 0;
+  /// The inputs (the engine orders the graph by them): listed on the first call and kept, as
+  /// a recorded node's inputs never change and a backward sweep asks more than once.
+  const std::vector<VarImplBase*>& input_states() const {
+    if (!inputs_listed_) {
+      list_inputs(input_list_);
+      inputs_listed_ = true;
+    }
+    return input_list_;
+  }
   /// Takes `output`'s pending gradient, computes the inputs' and hands each on (deliver()).
   virtual void propagate(VarImplBase& output) = 0;
   /// Frees what the op saved; after this the node can no longer run.
@@ -77,7 +87,13 @@ struct NodeBase {
   Shape output_shape;
 
 protected:
+  /// Appends the inputs' states to `out`.
+  virtual void list_inputs(std::vector<VarImplBase*>& out) const = 0;
   bool released_ = false;
+
+private:
+  mutable std::vector<VarImplBase*> input_list_;
+  mutable bool inputs_listed_ = false;
 };
 
 /// Adds `grad` to a leaf's .grad. The first gradient is adopted when nothing else refers to
@@ -113,24 +129,26 @@ template <class T, class D>
 struct Node : NodeBase {
   virtual std::vector<Tensor<T, D>> apply(const Tensor<T, D>& grad_output, const Needs& needs) = 0;
 
-  std::vector<VarImplBase*> input_states() const override {
-    std::vector<VarImplBase*> out;
-    for (const auto& in : inputs) out.push_back(in.get());
-    return out;
-  }
   void propagate(VarImplBase& output) override {
     auto& out = static_cast<VarImpl<T, D>&>(output);
     const Tensor<T, D> grad = std::move(out.pending);
     out.pending = Tensor<T, D>();
     std::vector<bool> needs;
+    needs.reserve(inputs.size());
     for (const auto& input : inputs) needs.push_back(input->requires_grad);
-    std::vector<Tensor<T, D>> grads = apply(grad, Needs(needs));
+    std::vector<Tensor<T, D>> grads = apply(grad, Needs(std::move(needs)));
     KT_REQUIRE(grads.size() == inputs.size(), "kt::Var::backward: ", name, " returned ", grads.size(),
                " gradients for ", inputs.size(), " inputs");
     for (std::size_t i = 0; i < grads.size(); ++i) deliver(*inputs[i], std::move(grads[i]), name, i);
   }
 
   std::vector<std::shared_ptr<VarImpl<T, D>>> inputs;
+
+protected:
+  void list_inputs(std::vector<VarImplBase*>& out) const override {
+    out.reserve(inputs.size());
+    for (const auto& in : inputs) out.push_back(in.get());
+  }
 };
 
 /// A node whose backward is a callable `(grad_output, needs) -> gradients`; the callable

@@ -17,27 +17,37 @@ namespace kt::impl {
 
 template <class MemSpace>
 class Storage {
+  // Only Storage's factories construct one; the key lets them do it through std::make_shared
+  // (the object and its reference counts in one allocation: one fewer per tensor).
+  struct Key {
+    explicit Key() = default;
+  };
+
 public:
   /// A new block of `bytes` (> 0) bytes from the memory space's allocator, for work ordered on
   /// `stream` (see kt/core/impl/block_cache.hpp).
   static std::shared_ptr<Storage> allocate(std::size_t bytes, const char* label, StreamId stream = nullptr) {
     const Block block = Allocator<MemSpace>::instance().allocate(bytes, label, stream);
-    return std::shared_ptr<Storage>(new Storage(block, true));
+    return std::make_shared<Storage>(Key(), block, true);
   }
 
   /// Memory owned elsewhere; the caller keeps it alive for as long as tensors use it.
   static std::shared_ptr<Storage> borrow(void* ptr, std::size_t bytes) {
-    return std::shared_ptr<Storage>(new Storage(Block{ptr, bytes, nullptr}, false));
+    return std::make_shared<Storage>(Key(), Block{ptr, bytes, nullptr}, false);
   }
 
   /// Memory owned elsewhere and handed over: `release()` runs once, when the last tensor
   /// using the memory is gone (a DLPack producer's deleter, a caller's free).
   template <class Release>
   static std::shared_ptr<Storage> adopt(void* ptr, std::size_t bytes, Release release) {
-    return std::shared_ptr<Storage>(new Storage(Block{ptr, bytes, nullptr}, false), [release](Storage* s) mutable {
+    return std::shared_ptr<Storage>(new Storage(Key(), Block{ptr, bytes, nullptr}, false), [release](Storage* s) mutable {
       delete s;
       release();
     });
+  }
+
+  Storage(Key, Block block, bool owning) : block_(block), owning_(owning) {
+    if (owning_) RuntimeState::instance().storage_acquired();
   }
 
   ~Storage() {
@@ -64,10 +74,6 @@ public:
   }
 
 private:
-  Storage(Block block, bool owning) : block_(block), owning_(owning) {
-    if (owning_) RuntimeState::instance().storage_acquired();
-  }
-
   Block block_;
   bool owning_;
   std::mutex mutex_;
