@@ -25,11 +25,11 @@ inline void clear_visited(const std::vector<VarImplBase*>& vars) {
 
 /// The non-leaf variables reachable from `root` through their producers (of any dtype),
 /// consumers before producers. The walk marks what it has reached with the variables' own
-/// flags rather than a set of them (a hash set cost an allocation per node, a quarter of a
-/// small training step's allocations) and clears them before it returns or throws.
+/// flags rather than a set of them (a hash set costs an allocation per variable, on every
+/// step) and clears them before it returns or throws.
 inline std::vector<VarImplBase*> backward_order(VarImplBase* root) {
-  // Room for a small model's graph from the start: growing these one by one was a third of
-  // the walk's allocations.
+  // Room for a small model's graph from the start, so that its walk does not grow these
+  // vectors one element at a time.
   constexpr std::size_t room = 32;
   std::vector<VarImplBase*> post_order, path;
   post_order.reserve(room);
