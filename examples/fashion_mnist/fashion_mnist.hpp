@@ -43,12 +43,13 @@ constexpr double kMean = 0.2860, kStd = 0.3530;
 // main.cpp: `value` as an integer >= min, or a kt::Error naming `flag`.
 std::int64_t to_int(const std::string& flag, const std::string& value, std::int64_t min);
 
-// main.cpp: the run summary as JSON (nlohmann-json, which kt depends on), written atomically.
+// train.cpp: starts MPI (--distributed) and Kokkos, trains on the device that c.device names
+// and returns the exit status, an error reported (and, under MPI, every rank ended).
+int start(const Config& c, const std::string& summary_path, int argc, char* argv[]);
+
+// train.cpp: the run summary as JSON (nlohmann-json, which kt depends on), written atomically.
 void write_summary(const std::string& path, const Config& c, const std::string& device, int threads,
                    std::int64_t train_samples, std::int64_t parameters, const std::vector<EpochResult>& epochs,
                    double total_seconds);
-
-// train.cpp: trains on the device that c.device names and returns the exit status.
-int train(const Config& c, const std::string& summary_path, const Ranks& ranks);
 
 }  // namespace fashion_mnist

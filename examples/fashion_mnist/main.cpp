@@ -41,28 +41,21 @@
 // --batch-size stays the global batch (256 = 2 ranks x 128); rank 0 prints and writes the
 // summary.
 //
-// This file reads the command line, starts Kokkos (and MPI) and writes the JSON run summary;
-// train.hpp trains (compiled in train.cpp, and train_device.cpp for the GPU). The files
-// compile side by side, and this one instantiates none of kt's training templates.
+// This file reads the command line; train.cpp starts MPI and Kokkos, trains (train.hpp; the
+// GPU's training compiles in train_device.cpp) and writes the JSON run summary. The files
+// compile side by side, and this one includes nothing of Kokkos: nvcc, which parses every
+// file that does twice, compiles it in seconds.
 
 #include "fashion_mnist.hpp"
 
-#include <kt/core/atomic_file.hpp>
 #include <kt/core/error.hpp>
-#include <kt/core/runtime.hpp>
-#if defined(KT_ENABLE_MPI)
-#include <kt/dist/environment.hpp>
-#endif
-
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <iostream>
-#include <optional>
 #include <string>
-#include <vector>
 
 namespace fashion_mnist {
 namespace {
@@ -149,84 +142,21 @@ std::int64_t to_int(const std::string& flag, const std::string& value, std::int6
   return v;
 }
 
-// The run summary as JSON (nlohmann-json, which kt depends on), written atomically.
-void write_summary(const std::string& path, const Config& c, const std::string& device, int threads,
-                   std::int64_t train_samples, std::int64_t parameters, const std::vector<EpochResult>& epochs,
-                   double total_seconds) {
-  nlohmann::ordered_json j;
-  j["example"] = "fashion_mnist";
-  j["config"] = {{"device", device},       {"threads", threads},     {"epochs", c.epochs},
-                 {"batch_size", c.batch_size}, {"workers", c.workers}, {"seed", c.seed},
-                 {"train_samples", train_samples}, {"model", "784-256-128-10 MLP, ReLU"},
-                 {"parameters", parameters}, {"optimizer", "Adam"}, {"lr", 0.001},
-                 {"normalize", {kMean, kStd}}, {"data", c.data}, {"resumed_from", c.resume}, {"amp", c.amp},
-                 {"step", c.step_mode}};
-  j["epochs"] = nlohmann::ordered_json::array();
-  for (const auto& e : epochs)
-    j["epochs"].push_back({{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"test_accuracy", e.test_accuracy},
-                           {"samples_per_s", e.samples_per_s}, {"train_seconds", e.train_seconds},
-                           {"eval_seconds", e.eval_seconds}});
-  j["final_test_accuracy"] = epochs.empty() ? 0.0 : epochs.back().test_accuracy;
-  j["training_seconds"] = total_seconds;
-  kt::write_file_atomically(path, j.dump(2) + "\n");
-}
-
 }  // namespace fashion_mnist
 
 int main(int argc, char* argv[]) {
-#if defined(KT_ENABLE_MPI)
-  // --distributed: MPI for the whole of main(); an error on one rank must end every rank
-  // (kt::dist::abort), or the others would wait for it forever in the next all-reduce.
-  std::optional<kt::dist::Environment> mpi;
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]) == "--distributed") {
-      mpi.emplace(argc, argv);
-      break;
-    }
-  auto fail = [&](const std::string& message) {
-    if (mpi) kt::dist::abort(message);
-    std::cerr << "error: " << message << "\n";
-    return 1;
-  };
-#else
-  auto fail = [](const std::string& message) {
-    std::cerr << "error: " << message << "\n";
-    return 1;
-  };
-#endif
+  fashion_mnist::Config config;
   try {
-    const fashion_mnist::Config config = fashion_mnist::parse(argc, argv);
-    fashion_mnist::Ranks ranks;
-#if defined(KT_ENABLE_MPI)
-    if (mpi) ranks = {kt::dist::world().rank(), kt::dist::world().size()};
-#endif
-    std::string summary = config.summary;
-    if (summary.empty()) summary = (std::filesystem::path(argv[0]).parent_path() / "fashion_mnist_summary.json").string();
-    if (summary == "none") summary.clear();
-
-    // Kokkos sees only the --kokkos-* flags (Kokkos 3 also reads a bare --threads or --device
-    // as its own), plus --threads N as its thread count; otherwise it uses OMP_NUM_THREADS.
-    std::vector<std::string> kokkos_args{argv[0]};
-    for (int i = 1; i < argc; ++i)
-      if (std::string(argv[i]).rfind("--kokkos-", 0) == 0) kokkos_args.emplace_back(argv[i]);
-#if defined(KT_ENABLE_MPI)
-    if (mpi && kt::dist::runtime_options().device_id() >= 0)  // Cuda: one GPU per rank of a node
-      kokkos_args.push_back("--kokkos-device-id=" + std::to_string(kt::dist::runtime_options().device_id()));
-#endif
-#if KOKKOS_VERSION >= 40000
-    if (config.threads > 0) kokkos_args.push_back("--kokkos-num-threads=" + std::to_string(config.threads));
-#else
-    if (config.threads > 0) kokkos_args.push_back("--kokkos-threads=" + std::to_string(config.threads));
-#endif
-    std::vector<char*> kokkos_argv;
-    for (auto& a : kokkos_args) kokkos_argv.push_back(a.data());
-    kokkos_argv.push_back(nullptr);
-    int kokkos_argc = static_cast<int>(kokkos_args.size());
-    kt::Runtime runtime(kokkos_argc, kokkos_argv.data());  // starts Kokkos, stops it at the end
-    return fashion_mnist::train(config, summary, ranks);
-  } catch (const kt::Error& e) {
-    return fail(e.message());
+    config = fashion_mnist::parse(argc, argv);
+  } catch (const kt::Error& e) {  // the same on every rank of an MPI job, none of which has started
+    std::cerr << "error: " << e.message() << "\n";
+    return 1;
   } catch (const std::exception& e) {
-    return fail(e.what());
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
   }
+  std::string summary = config.summary;
+  if (summary.empty()) summary = (std::filesystem::path(argv[0]).parent_path() / "fashion_mnist_summary.json").string();
+  if (summary == "none") summary.clear();
+  return fashion_mnist::start(config, summary, argc, argv);
 }

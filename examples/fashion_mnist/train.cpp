@@ -1,7 +1,22 @@
-// examples/fashion_mnist/train.cpp: the training (train.hpp) compiled for the host pool and,
-// unless train_device.cpp takes it, for kt::DefaultDevice; and the choice of device.
+// examples/fashion_mnist/train.cpp: MPI and Kokkos started, the training (train.hpp) compiled
+// for the host pool and, unless train_device.cpp takes it, for kt::DefaultDevice; the choice
+// of device; and the JSON run summary.
 
 #include "train.hpp"
+
+#include <kt/core/atomic_file.hpp>
+#include <kt/core/runtime.hpp>
+#if defined(KT_ENABLE_MPI)
+#include <kt/dist/environment.hpp>
+#endif
+
+#include <nlohmann/json.hpp>
+
+#include <exception>
+
+#if defined(FASHION_MNIST_DEVICE_FILE)
+FASHION_MNIST_DEVICE_LAYERS(extern template)
+#endif
 
 namespace fashion_mnist {
 
@@ -10,6 +25,8 @@ namespace fashion_mnist {
 extern template int run<kt::DefaultDevice>(Config, const std::string&, const Ranks&);
 #endif
 template int run<kt::Host>(Config, const std::string&, const Ranks&);
+
+namespace {
 
 // --device picks the device, through kt::dispatch_device: run<D>() is compiled for
 // kt::DefaultDevice and kt::Host — the GPU and the host pool in a Cuda build, the host pool
@@ -24,6 +41,79 @@ int train(const Config& c, const std::string& summary, const Ranks& ranks) {
 #endif
   return kt::dispatch_device<kt::DefaultDevice, kt::Host>(
       device, [&](auto tag) { return run<typename decltype(tag)::type>(c, summary, ranks); });
+}
+
+}  // namespace
+
+int start(const Config& c, const std::string& summary, int argc, char* argv[]) {
+#if defined(KT_ENABLE_MPI)
+  // --distributed: MPI until the end of the run; an error on one rank must end every rank
+  // (kt::dist::abort), or the others would wait for it forever in the next all-reduce.
+  std::optional<kt::dist::Environment> mpi;
+  if (c.distributed) mpi.emplace(argc, argv);
+  auto fail = [&](const std::string& message) {
+    if (mpi) kt::dist::abort(message);
+    std::cerr << "error: " << message << "\n";
+    return 1;
+  };
+#else
+  auto fail = [](const std::string& message) {
+    std::cerr << "error: " << message << "\n";
+    return 1;
+  };
+#endif
+  try {
+    Ranks ranks;
+#if defined(KT_ENABLE_MPI)
+    if (mpi) ranks = {kt::dist::world().rank(), kt::dist::world().size()};
+#endif
+    // Kokkos sees only the --kokkos-* flags (Kokkos 3 also reads a bare --threads or --device
+    // as its own), plus --threads N as its thread count; otherwise it uses OMP_NUM_THREADS.
+    std::vector<std::string> kokkos_args{argv[0]};
+    for (int i = 1; i < argc; ++i)
+      if (std::string(argv[i]).rfind("--kokkos-", 0) == 0) kokkos_args.emplace_back(argv[i]);
+#if defined(KT_ENABLE_MPI)
+    if (mpi && kt::dist::runtime_options().device_id() >= 0)  // Cuda: one GPU per rank of a node
+      kokkos_args.push_back("--kokkos-device-id=" + std::to_string(kt::dist::runtime_options().device_id()));
+#endif
+#if KOKKOS_VERSION >= 40000
+    if (c.threads > 0) kokkos_args.push_back("--kokkos-num-threads=" + std::to_string(c.threads));
+#else
+    if (c.threads > 0) kokkos_args.push_back("--kokkos-threads=" + std::to_string(c.threads));
+#endif
+    std::vector<char*> kokkos_argv;
+    for (auto& a : kokkos_args) kokkos_argv.push_back(a.data());
+    kokkos_argv.push_back(nullptr);
+    int kokkos_argc = static_cast<int>(kokkos_args.size());
+    kt::Runtime runtime(kokkos_argc, kokkos_argv.data());  // starts Kokkos, stops it at the end
+    return train(c, summary, ranks);
+  } catch (const kt::Error& e) {
+    return fail(e.message());
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
+}
+
+// The run summary as JSON (nlohmann-json, which kt depends on), written atomically.
+void write_summary(const std::string& path, const Config& c, const std::string& device, int threads,
+                   std::int64_t train_samples, std::int64_t parameters, const std::vector<EpochResult>& epochs,
+                   double total_seconds) {
+  nlohmann::ordered_json j;
+  j["example"] = "fashion_mnist";
+  j["config"] = {{"device", device},       {"threads", threads},     {"epochs", c.epochs},
+                 {"batch_size", c.batch_size}, {"workers", c.workers}, {"seed", c.seed},
+                 {"train_samples", train_samples}, {"model", "784-256-128-10 MLP, ReLU"},
+                 {"parameters", parameters}, {"optimizer", "Adam"}, {"lr", 0.001},
+                 {"normalize", {kMean, kStd}}, {"data", c.data}, {"resumed_from", c.resume}, {"amp", c.amp},
+                 {"step", c.step_mode}};
+  j["epochs"] = nlohmann::ordered_json::array();
+  for (const auto& e : epochs)
+    j["epochs"].push_back({{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"test_accuracy", e.test_accuracy},
+                           {"samples_per_s", e.samples_per_s}, {"train_seconds", e.train_seconds},
+                           {"eval_seconds", e.eval_seconds}});
+  j["final_test_accuracy"] = epochs.empty() ? 0.0 : epochs.back().test_accuracy;
+  j["training_seconds"] = total_seconds;
+  kt::write_file_atomically(path, j.dump(2) + "\n");
 }
 
 }  // namespace fashion_mnist

@@ -1,8 +1,8 @@
 // examples/fashion_mnist/train.hpp: the training itself — data, model, Adam, the epochs, the
 // test accuracy, checkpoints, the profile — as run<D>, a template on the device. train.cpp
-// compiles it and picks the device that --device names; in a header-only Cuda build,
-// train_device.cpp compiles the GPU's, in parallel with train.cpp. main.cpp reads the command
-// line and writes the run summary.
+// starts MPI and Kokkos, compiles it, picks the device that --device names and writes the run
+// summary; in a header-only Cuda build, train_device.cpp compiles the GPU's, in parallel with
+// train.cpp. main.cpp reads the command line.
 #pragma once
 
 #include "fashion_mnist.hpp"
@@ -21,6 +21,17 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+// Where train_device.cpp compiles the default device's training (FASHION_MNIST_DEVICE_FILE), it
+// also instantiates that device's layers, virtual members included, and train.cpp declares them
+// extern: a module on the host pool can move to the default device at run time
+// (kt::nn::Module::rebuild_on), so train.cpp would otherwise compile a copy of every layer for
+// that device too. kt_compiled's lists of explicit instantiations (kt/core/impl/compiled.hpp)
+// name the classes.
+#define FASHION_MNIST_DEVICE_LAYERS(KW)             \
+  KT_ETI_MODULE_ONE(float, kt::DefaultDevice, KW)    \
+  KT_ETI_NN_LINEAR_ONE(float, kt::DefaultDevice, KW) \
+  KT_ETI_SEQUENTIAL_ONE(float, kt::DefaultDevice, KW)
 
 namespace fashion_mnist {
 

@@ -15,3 +15,5 @@ namespace fashion_mnist {
 template int run<kt::DefaultDevice>(Config, const std::string&, const Ranks&);
 
 }  // namespace fashion_mnist
+
+FASHION_MNIST_DEVICE_LAYERS(template)
