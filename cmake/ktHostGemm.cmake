@@ -17,8 +17,15 @@ find_package(Eigen3 3.3 NO_MODULE QUIET)
 if(TARGET Eigen3::Eigen)
   target_link_libraries(kt INTERFACE Eigen3::Eigen)
   set(KT_HAVE_EIGEN ON)
-  if(KT_EIGEN_GEMM OR NOT KT_HAVE_CBLAS)
+  if(NOT KT_HAVE_CBLAS)
     target_compile_definitions(kt INTERFACE KT_ENABLE_EIGEN)
+    set(KT_HAVE_EIGEN_GEMM ON)
+  elseif(KT_EIGEN_GEMM)
+    # A target of this tree with the property KT_NO_EIGEN_GEMM set is built without it: a
+    # program whose products go to the CBLAS library (kt's header-only example).
+    target_compile_definitions(kt INTERFACE
+      $<BUILD_INTERFACE:$<$<NOT:$<BOOL:$<TARGET_PROPERTY:KT_NO_EIGEN_GEMM>>>:KT_ENABLE_EIGEN>>
+      $<INSTALL_INTERFACE:KT_ENABLE_EIGEN>)
     set(KT_HAVE_EIGEN_GEMM ON)
   endif()
 endif()
