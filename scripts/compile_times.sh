@@ -14,7 +14,10 @@
 # target and compiler: wall seconds and the peak resident memory of the build (the largest
 # compiler process). Run it on an idle machine: a busy core stretches every figure.
 #
-#   [JOBS=2] [COMPILERS="host nvcc"] scripts/compile_times.sh [WORK_DIR=/tmp/kt-compile-times]
+#   [JOBS=2] [COMPILERS="host nvcc"] [ROWS=REGEX] scripts/compile_times.sh [WORK_DIR=/tmp/kt-compile-times]
+#
+# ROWS (a bash regular expression) keeps the rows whose target name matches it, e.g.
+# ROWS='^fashion_mnist' for the example's three.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=${1:-/tmp/kt-compile-times}
@@ -67,6 +70,7 @@ echo "|---|---|---|---|"
 time_build() {
   local name=$1 label=$2 src=$3 target=$4
   shift 4
+  [[ -z ${ROWS:-} || $name =~ $ROWS ]] || return 0
   local dir="$work/build-${name// /}-$label"
   cmake -S "$src" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir.configure.log" 2>&1 ||
     { echo "| $name | $label | configure failed ($dir.configure.log) | |"; return; }
