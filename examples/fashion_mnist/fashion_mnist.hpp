@@ -47,9 +47,8 @@ std::int64_t to_int(const std::string& flag, const std::string& value, std::int6
 // and returns the exit status, an error reported (and, under MPI, every rank ended).
 int start(const Config& c, const std::string& summary_path, int argc, char* argv[]);
 
-// train.cpp: the run summary as JSON (nlohmann-json, which kt depends on), written atomically.
-void write_summary(const std::string& path, const Config& c, const std::string& device, int threads,
-                   std::int64_t train_samples, std::int64_t parameters, const std::vector<EpochResult>& epochs,
-                   double total_seconds);
+// main.cpp: the run summary as JSON text (nlohmann-json, which kt depends on).
+std::string summary_json(const Config& c, const std::string& device, int threads, std::int64_t train_samples,
+                         std::int64_t parameters, const std::vector<EpochResult>& epochs, double total_seconds);
 
 }  // namespace fashion_mnist

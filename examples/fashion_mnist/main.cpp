@@ -41,14 +41,16 @@
 // --batch-size stays the global batch (256 = 2 ranks x 128); rank 0 prints and writes the
 // summary.
 //
-// This file reads the command line; train.cpp starts MPI and Kokkos, trains (train.hpp; the
-// GPU's training compiles in train_device.cpp) and writes the JSON run summary. The files
-// compile side by side, and this one includes nothing of Kokkos: nvcc, which parses every
-// file that does twice, compiles it in seconds.
+// This file reads the command line and makes the JSON run summary; train.cpp starts MPI and
+// Kokkos and trains (train.hpp; the GPU's training compiles in train_device.cpp). The files
+// compile side by side, and this one includes nothing of Kokkos or CUDA, so that a Cuda build
+// compiles it with the host compiler alone (CMakeLists.txt).
 
 #include "fashion_mnist.hpp"
 
 #include <kt/core/error.hpp>
+
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <cstdlib>
@@ -140,6 +142,27 @@ std::int64_t to_int(const std::string& flag, const std::string& value, std::int6
   KT_REQUIRE(used == value.size() && !value.empty() && v >= min, "fashion_mnist: ", flag,
              " needs an integer >= ", min, ", got '", value, "'\n", usage());
   return v;
+}
+
+// The run summary as JSON text (nlohmann-json, which kt depends on).
+std::string summary_json(const Config& c, const std::string& device, int threads, std::int64_t train_samples,
+                         std::int64_t parameters, const std::vector<EpochResult>& epochs, double total_seconds) {
+  nlohmann::ordered_json j;
+  j["example"] = "fashion_mnist";
+  j["config"] = {{"device", device},       {"threads", threads},     {"epochs", c.epochs},
+                 {"batch_size", c.batch_size}, {"workers", c.workers}, {"seed", c.seed},
+                 {"train_samples", train_samples}, {"model", "784-256-128-10 MLP, ReLU"},
+                 {"parameters", parameters}, {"optimizer", "Adam"}, {"lr", 0.001},
+                 {"normalize", {kMean, kStd}}, {"data", c.data}, {"resumed_from", c.resume}, {"amp", c.amp},
+                 {"step", c.step_mode}};
+  j["epochs"] = nlohmann::ordered_json::array();
+  for (const auto& e : epochs)
+    j["epochs"].push_back({{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"test_accuracy", e.test_accuracy},
+                           {"samples_per_s", e.samples_per_s}, {"train_seconds", e.train_seconds},
+                           {"eval_seconds", e.eval_seconds}});
+  j["final_test_accuracy"] = epochs.empty() ? 0.0 : epochs.back().test_accuracy;
+  j["training_seconds"] = total_seconds;
+  return j.dump(2) + "\n";
 }
 
 }  // namespace fashion_mnist

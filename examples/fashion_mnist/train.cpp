@@ -1,16 +1,13 @@
 // examples/fashion_mnist/train.cpp: MPI and Kokkos started, the training (train.hpp) compiled
-// for the host pool and, unless train_device.cpp takes it, for kt::DefaultDevice; the choice
-// of device; and the JSON run summary.
+// for the host pool and, unless train_device.cpp takes it, for kt::DefaultDevice; and the
+// choice of device.
 
 #include "train.hpp"
 
-#include <kt/core/atomic_file.hpp>
 #include <kt/core/runtime.hpp>
 #if defined(KT_ENABLE_MPI)
 #include <kt/dist/environment.hpp>
 #endif
-
-#include <nlohmann/json.hpp>
 
 #include <exception>
 
@@ -92,28 +89,6 @@ int start(const Config& c, const std::string& summary, int argc, char* argv[]) {
   } catch (const std::exception& e) {
     return fail(e.what());
   }
-}
-
-// The run summary as JSON (nlohmann-json, which kt depends on), written atomically.
-void write_summary(const std::string& path, const Config& c, const std::string& device, int threads,
-                   std::int64_t train_samples, std::int64_t parameters, const std::vector<EpochResult>& epochs,
-                   double total_seconds) {
-  nlohmann::ordered_json j;
-  j["example"] = "fashion_mnist";
-  j["config"] = {{"device", device},       {"threads", threads},     {"epochs", c.epochs},
-                 {"batch_size", c.batch_size}, {"workers", c.workers}, {"seed", c.seed},
-                 {"train_samples", train_samples}, {"model", "784-256-128-10 MLP, ReLU"},
-                 {"parameters", parameters}, {"optimizer", "Adam"}, {"lr", 0.001},
-                 {"normalize", {kMean, kStd}}, {"data", c.data}, {"resumed_from", c.resume}, {"amp", c.amp},
-                 {"step", c.step_mode}};
-  j["epochs"] = nlohmann::ordered_json::array();
-  for (const auto& e : epochs)
-    j["epochs"].push_back({{"epoch", e.epoch}, {"train_loss", e.train_loss}, {"test_accuracy", e.test_accuracy},
-                           {"samples_per_s", e.samples_per_s}, {"train_seconds", e.train_seconds},
-                           {"eval_seconds", e.eval_seconds}});
-  j["final_test_accuracy"] = epochs.empty() ? 0.0 : epochs.back().test_accuracy;
-  j["training_seconds"] = total_seconds;
-  kt::write_file_atomically(path, j.dump(2) + "\n");
 }
 
 }  // namespace fashion_mnist

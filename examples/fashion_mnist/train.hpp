@@ -1,8 +1,8 @@
 // examples/fashion_mnist/train.hpp: the training itself — data, model, Adam, the epochs, the
 // test accuracy, checkpoints, the profile — as run<D>, a template on the device. train.cpp
-// starts MPI and Kokkos, compiles it, picks the device that --device names and writes the run
-// summary; in a header-only Cuda build, train_device.cpp compiles the GPU's, in parallel with
-// train.cpp. main.cpp reads the command line.
+// starts MPI and Kokkos, compiles it and picks the device that --device names; in a
+// header-only Cuda build, train_device.cpp compiles the GPU's, in parallel with train.cpp.
+// main.cpp reads the command line and makes the run summary's JSON.
 #pragma once
 
 #include "fashion_mnist.hpp"
@@ -248,8 +248,9 @@ int run(Config c, const std::string& summary_path, const Ranks& ranks) {
     out << "Chrome trace: " << c.profile << " (open in ui.perfetto.dev or chrome://tracing)\n";
   }
   if (!summary_path.empty() && ranks.main()) {
-    write_summary(summary_path, c, kt::device_name<D>(), kt::device_info<D>().concurrency, train.size(),
-                  model.parameter_count(), results, training_seconds);
+    kt::write_file_atomically(summary_path, summary_json(c, kt::device_name<D>(), kt::device_info<D>().concurrency,
+                                                       train.size(), model.parameter_count(), results,
+                                                       training_seconds));
     out << "run summary: " << summary_path << "\n";
   }
   if (results.empty()) {
