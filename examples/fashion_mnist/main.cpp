@@ -171,7 +171,7 @@ int main(int argc, char* argv[]) {
   fashion_mnist::Config config;
   try {
     config = fashion_mnist::parse(argc, argv);
-  } catch (const kt::Error& e) {  // the same on every rank of an MPI job, none of which has started
+  } catch (const kt::Error& e) {  // the same on every rank of an MPI job; MPI has not started
     std::cerr << "error: " << e.message() << "\n";
     return 1;
   } catch (const std::exception& e) {
