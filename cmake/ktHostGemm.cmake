@@ -22,7 +22,8 @@ if(TARGET Eigen3::Eigen)
     set(KT_HAVE_EIGEN_GEMM ON)
   elseif(KT_EIGEN_GEMM)
     # A target of this tree with the property KT_NO_EIGEN_GEMM set is built without it: a
-    # program whose products go to the CBLAS library (kt's header-only example).
+    # header-only program whose products go to the CBLAS library (kt's example); never one
+    # that links kt_compiled, which is built with it.
     target_compile_definitions(kt INTERFACE
       $<BUILD_INTERFACE:$<$<NOT:$<BOOL:$<TARGET_PROPERTY:KT_NO_EIGEN_GEMM>>>:KT_ENABLE_EIGEN>>
       $<INSTALL_INTERFACE:KT_ENABLE_EIGEN>)

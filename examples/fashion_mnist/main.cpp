@@ -58,6 +58,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace fashion_mnist {
 namespace {

@@ -10,6 +10,10 @@
 #endif
 
 #include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
 
 #if defined(FASHION_MNIST_DEVICE_FILE)
 FASHION_MNIST_DEVICE_LAYERS(extern template)
