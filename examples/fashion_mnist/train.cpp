@@ -51,7 +51,6 @@ int start(const Config& c, const std::string& summary, int argc, char* argv[]) {
   // --distributed: MPI until the end of the run; an error on one rank must end every rank
   // (kt::dist::abort), or the others would wait for it forever in the next all-reduce.
   std::optional<kt::dist::Environment> mpi;
-  if (c.distributed) mpi.emplace(argc, argv);
   auto fail = [&](const std::string& message) {
     if (mpi) kt::dist::abort(message);
     std::cerr << "error: " << message << "\n";
@@ -66,6 +65,7 @@ int start(const Config& c, const std::string& summary, int argc, char* argv[]) {
   try {
     Ranks ranks;
 #if defined(KT_ENABLE_MPI)
+    if (c.distributed) mpi.emplace(argc, argv);  // a failure to start MPI is reported as any other
     if (mpi) ranks = {kt::dist::world().rank(), kt::dist::world().size()};
 #endif
     // Kokkos sees only the --kokkos-* flags (Kokkos 3 also reads a bare --threads or --device
