@@ -16,7 +16,9 @@
 #include <vector>
 
 #if defined(FASHION_MNIST_DEVICE_FILE)
-FASHION_MNIST_DEVICE_LAYERS(extern template)
+FASHION_MNIST_LAYERS(kt::DefaultDevice, extern template)
+#elif defined(FASHION_MNIST_LAYERS_FILE)
+FASHION_MNIST_LAYERS(kt::Host, extern template)
 #endif
 
 namespace fashion_mnist {

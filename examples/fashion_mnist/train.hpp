@@ -6,6 +6,7 @@
 #pragma once
 
 #include "fashion_mnist.hpp"
+#include "layers.hpp"
 
 #include <kt/io/checkpoint.hpp>
 #include <kt/kt.hpp>
@@ -21,17 +22,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-// Where train_device.cpp compiles the default device's training (FASHION_MNIST_DEVICE_FILE), it
-// also instantiates that device's layers, virtual members included, and train.cpp declares them
-// extern: a module on the host pool can move to the default device at run time
-// (kt::nn::Module::rebuild_on), so train.cpp would otherwise compile a copy of every layer for
-// that device too. kt_compiled's lists of explicit instantiations (KT_ETI_*_ONE, beside each
-// class in kt/nn/; kt/core/impl/compiled.hpp describes the scheme) name the classes.
-#define FASHION_MNIST_DEVICE_LAYERS(KW)             \
-  KT_ETI_MODULE_ONE(float, kt::DefaultDevice, KW)    \
-  KT_ETI_NN_LINEAR_ONE(float, kt::DefaultDevice, KW) \
-  KT_ETI_SEQUENTIAL_ONE(float, kt::DefaultDevice, KW)
 
 namespace fashion_mnist {
 

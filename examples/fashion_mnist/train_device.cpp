@@ -17,4 +17,4 @@ template int run<kt::DefaultDevice>(Config, const std::string&, const Ranks&);
 
 }  // namespace fashion_mnist
 
-FASHION_MNIST_DEVICE_LAYERS(template)
+FASHION_MNIST_LAYERS(kt::DefaultDevice, template)
