@@ -5,7 +5,9 @@
 
 #include "kt_test.hpp"
 
+#include <kt/amp/autocast.hpp>
 #include <kt/amp/grad_scaler.hpp>
+#include <kt/functional/linear.hpp>
 #include <kt/optim/sgd.hpp>
 
 #include <cmath>
@@ -41,6 +43,22 @@ TEST_CASE_TEMPLATE("GradScaler scales the loss, unscales exactly and steps", D, 
   scaler.update();
   CHECK(scaler.get_scale() == 65536.0);
   CHECK(scaler.state_dict().growth_tracker == 1);
+}
+
+TEST_CASE_TEMPLATE("GradScaler scales the fp32 loss as written, also where it carries a 16-bit twin", D,
+                   KT_DEVICES) {
+  // Under fp16 autocast a Linear's output carries an fp16 twin. 100 x 1024 = 102400 is beyond
+  // fp16 (largest finite 65504): computed on the twin, the scaled loss would be Inf and the
+  // scaler would skip the step; the loss itself is fp32, and so is its scaled copy.
+  kt::Var<float, D> w{kt::from_host<float, D>({50.0f, 50.0f}, {1, 2}), true};
+  const kt::Var<float, D> x(kt::from_host<float, D>({1.0f, 1.0f}, {1, 2}));
+  kt::amp::GradScaler scaler(kt::amp::GradScalerOptions().init_scale(1024));
+  kt::amp::autocast<D, kt::half> region;
+  const auto loss = kt::linear(x, w);  // (1, 1): 100, with its fp16 twin
+  const auto scaled = scaler.scale(loss);
+  CHECK(scaled.data().to_vector() == std::vector<float>{102400.0f});
+  scaled.backward();
+  CHECK(w.grad().to_vector() == std::vector<float>{1024, 1024});  // d(1024 w.x)/dw, exact in fp16
 }
 
 TEST_CASE_TEMPLATE("GradScaler follows PyTorch's growth and backoff sequence", D, KT_DEVICES) {

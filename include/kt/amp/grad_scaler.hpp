@@ -28,6 +28,7 @@
 #include "kt/amp/impl/scaler_store.hpp"
 #include "kt/amp/impl/unscale.hpp"
 #include "kt/autograd/elementwise.hpp"
+#include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
@@ -42,6 +43,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace kt::amp {
 
@@ -87,11 +89,17 @@ public:
   }
 
   /// loss × scale (a Var: backward() through it gives scaled gradients), the scale read on
-  /// the device.
+  /// the device. The product is the loss's as written, a node of its own. Written as Var's
+  /// `*`, whose autocast policy may run on 16-bit twins (never here: the scale has none), it
+  /// would be compiled for kt::half and kt::bfloat16 too, with autograd's engine for both:
+  /// 0.23 of the main example's 1.21 MB of training code, 37.4 s of g++ 12 for its file
+  /// instead of 28.8 (docs/performance.md).
   template <class T, class D>
   Var<T, D> scale(const Var<T, D>& loss) {
     if (!enabled_) return loss;
-    return loss * Var<T, D>(store<D>("scale").template scale_as<T>());
+    const Tensor<T, D> s = store<D>("scale").template scale_as<T>();
+    return impl::record("kt::amp::GradScaler::scale", loss.data() * s, {loss},
+                        [s](const Tensor<T, D>& g, const impl::Needs&) { return std::vector<Tensor<T, D>>{g * s}; });
   }
 
   /// Divides `opt`'s gradients by the scale in place and records on the device whether any
