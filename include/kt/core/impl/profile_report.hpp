@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kt::impl {
@@ -43,13 +44,21 @@ KT_INLINE_UNLESS_COMPILED std::vector<ProfileRow> profile_rows(const ProfileReco
                               s.self_ns * 1e-6, s.total_ns * 1e-3 / s.count, s.min_ns * 1e-3, s.max_ns * 1e-3,
                               s.bytes});
   }
-  const auto measure = [sort](const ProfileRow& row) {
-    return sort == ProfileSort::Count ? double(row.count) : sort == ProfileSort::Self ? row.self_ms : row.total_ms;
-  };
-  std::stable_sort(rows.begin(), rows.end(), [&](const ProfileRow& a, const ProfileRow& b) {
-    return measure(a) > measure(b);
+  // Heaviest first, ties in the recorder's order: a sort of (measure, index) pairs, a total
+  // order. std::stable_sort of the rows themselves (three strings each) costs 20 KB more machine
+  // code (g++ 12 -O3) in every file that profiles, header-only.
+  std::vector<std::pair<double, std::size_t>> order(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ProfileRow& row = rows[i];
+    order[i] = {sort == ProfileSort::Count ? double(row.count) : sort == ProfileSort::Self ? row.self_ms : row.total_ms, i};
+  }
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
   });
-  return rows;
+  std::vector<ProfileRow> sorted;
+  sorted.reserve(rows.size());
+  for (const auto& entry : order) sorted.push_back(std::move(rows[entry.second]));
+  return sorted;
 }
 
 KT_INLINE_UNLESS_COMPILED std::string profile_table(const std::vector<ProfileRow>& rows, std::size_t row_limit,
