@@ -1,7 +1,7 @@
 // kt::amp::GradScaler: PyTorch's state machine step by step against a hand-computed sequence
 // (growth after exactly growth_interval clean steps, backoff and a skipped step on an injected
-// Inf/NaN), unscale_ dividing the gradients exactly, the misuse errors, the disabled
-// pass-through and the state_dict round trip.
+// Inf/NaN), unscale_ dividing the gradients exactly, the scaled loss in fp32 under autocast,
+// the misuse errors, the disabled pass-through and the state_dict round trip.
 
 #include "kt_test.hpp"
 
