@@ -28,7 +28,7 @@
 #include "kt/amp/impl/scaler_store.hpp"
 #include "kt/amp/impl/unscale.hpp"
 #include "kt/autograd/elementwise.hpp"
-#include "kt/autograd/impl/record.hpp"
+#include "kt/autograd/impl/times_constant.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/error.hpp"
@@ -43,7 +43,6 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace kt::amp {
 
@@ -97,9 +96,7 @@ public:
   template <class T, class D>
   Var<T, D> scale(const Var<T, D>& loss) {
     if (!enabled_) return loss;
-    const Tensor<T, D> s = store<D>("scale").template scale_as<T>();
-    return impl::record("kt::amp::GradScaler::scale", loss.data() * s, {loss},
-                        [s](const Tensor<T, D>& g, const impl::Needs&) { return std::vector<Tensor<T, D>>{g * s}; });
+    return impl::times_constant("kt::amp::GradScaler::scale", loss, store<D>("scale").template scale_as<T>());
   }
 
   /// Divides `opt`'s gradients by the scale in place and records on the device whether any

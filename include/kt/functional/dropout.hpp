@@ -12,12 +12,9 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/autograd/impl/autocast_dispatch.hpp"
-#include "kt/autograd/impl/record.hpp"
+#include "kt/autograd/impl/times_constant.hpp"
 #include "kt/autograd/var.hpp"
 #include "kt/tensor/impl/dropout_impl.hpp"
-#include "kt/tensor/elementwise.hpp"
-
-#include <vector>
 
 namespace kt {
 
@@ -30,10 +27,7 @@ Var<T, D> dropout(const Var<T, D>& x, double p, bool training, Generator& gen = 
   // Under kt::amp::autocast, in the 16-bit dtype of x's twin (kt/autograd/impl/autocast_twin.hpp).
   if (Var<T, D> result; impl::autocast_dispatch<impl::op_tag::Dropout, T, D>(result, [&](const auto& t) { return dropout(t, p, training, gen); }, x))
     return result;
-  const Tensor<T, D> mask = impl::dropout_mask<T>(D(), x.shape(), p, gen);
-  return impl::record("kt::dropout", x.data() * mask, {x}, [mask](const Tensor<T, D>& g, const impl::Needs&) {
-    return std::vector<Tensor<T, D>>{g * mask};
-  });
+  return impl::times_constant("kt::dropout", x, impl::dropout_mask<T>(D(), x.shape(), p, gen));
 }
 
 }  // namespace kt
