@@ -5,6 +5,7 @@
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/core/impl/compiled.hpp"
+#include "kt/core/impl/json_quote.hpp"
 #include "kt/core/impl/profile_recorder.hpp"
 #include "kt/core/profile_row.hpp"
 
@@ -23,10 +24,6 @@ KT_INLINE_UNLESS_COMPILED std::vector<ProfileRow> profile_rows(const ProfileReco
 /// torch.profiler's key_averages().table(): the heaviest rows, then the totals.
 KT_INLINE_UNLESS_COMPILED std::string profile_table(const std::vector<ProfileRow>& rows, std::size_t row_limit,
                                                     std::size_t dropped);
-
-/// A JSON string literal for `s` (quotes, backslashes and control characters escaped). Not
-/// nlohmann-json: kt.hpp includes the profiler, and that header would slow every build.
-KT_INLINE_UNLESS_COMPILED std::string json_quote(const std::string& s);
 
 /// Complete events ("ph": "X") in microseconds, one row (tid) per host thread.
 KT_INLINE_UNLESS_COMPILED std::string profile_chrome_trace(const ProfileRecorder& r);
@@ -88,23 +85,6 @@ KT_INLINE_UNLESS_COMPILED std::string profile_table(const std::vector<ProfileRow
   if (dropped > 0) os << "; " << dropped << " events beyond max_trace_events were counted but not traced";
   os << "\n";
   return os.str();
-}
-
-KT_INLINE_UNLESS_COMPILED std::string json_quote(const std::string& s) {
-  std::string out = "\"";
-  for (const char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(ch)));
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
 }
 
 KT_INLINE_UNLESS_COMPILED std::string profile_chrome_trace(const ProfileRecorder& r) {
