@@ -47,7 +47,7 @@ std::int64_t to_int(const std::string& flag, const std::string& value, std::int6
 // and returns the exit status, an error reported (and, under MPI, every rank ended).
 int start(const Config& c, const std::string& summary_path, int argc, char* argv[]);
 
-// main.cpp: the run summary as JSON text (nlohmann-json, which kt depends on).
+// main.cpp: the run summary as JSON text (nlohmann-json).
 std::string summary_json(const Config& c, const std::string& device, int threads, std::int64_t train_samples,
                          std::int64_t parameters, const std::vector<EpochResult>& epochs, double total_seconds);
 

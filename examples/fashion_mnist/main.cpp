@@ -145,7 +145,7 @@ std::int64_t to_int(const std::string& flag, const std::string& value, std::int6
   return v;
 }
 
-// The run summary as JSON text (nlohmann-json, which kt depends on).
+// The run summary as JSON text (nlohmann-json).
 std::string summary_json(const Config& c, const std::string& device, int threads, std::int64_t train_samples,
                          std::int64_t parameters, const std::vector<EpochResult>& epochs, double total_seconds) {
   nlohmann::ordered_json j;

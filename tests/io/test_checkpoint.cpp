@@ -12,6 +12,7 @@
 #include <kt/optim/adamw.hpp>
 #include <kt/optim/sgd.hpp>
 #include <kt/optim/step_lr.hpp>
+#include <nlohmann/json.hpp>  // an independent reader of what kt writes
 
 #include <algorithm>
 #include <cstdint>

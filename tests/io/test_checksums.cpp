@@ -6,6 +6,7 @@
 #include "io/io_files.hpp"
 
 #include <kt/io/safetensors.hpp>
+#include <nlohmann/json.hpp>  // an independent reader of what kt writes
 
 #include <cstdint>
 #include <fstream>

@@ -24,8 +24,6 @@
 #include "kt/optim/optimizer.hpp"
 #include "kt/tensor/generator.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <functional>
 #include <map>
 #include <string>
@@ -42,9 +40,11 @@ using CheckpointRecords = std::map<std::string, std::string>;
 template <class T, class D>
 void save_part(io::NamedTensors& tensors, CheckpointRecords& records, const std::string& name,
                const nn::Module<T, D>& model) {
-  nlohmann::json generators = nlohmann::json::object();
-  for (const auto& [path, g] : model.named_generators()) generators[path] = generator_record(*g);
-  records[name] = nlohmann::json{{"kind", "module"}, {"type", model.name()}, {"generators", generators}}.dump();
+  std::vector<Json::Member> generators;  // the module paths are distinct
+  for (const auto& [path, g] : model.named_generators()) generators.emplace_back(path, generator_record(*g));
+  records[name] =
+      Json::object({{"kind", "module"}, {"type", model.name()}, {"generators", Json::object(std::move(generators))}})
+          .dump();
   for (const auto& [key, t] : model.state_dict()) tensors.add(name + "." + key, t);
 }
 
@@ -55,16 +55,16 @@ RestoreCommit stage_restore(const io::SafetensorsFile& file, const std::string& 
   const auto record = read_record(file.metadata(), file.path(), name, "module");
   const std::string type = record_string(record, "type", where);
   KT_REQUIRE(type == model.name(), where, "holds a ", printable(type), ", not a ", model.name());
-  KT_REQUIRE(record.contains("generators") && record["generators"].is_object(), where, "has no \"generators\" object");
-  const auto& saved = record["generators"];
+  const Json& saved = record.get("generators");
+  KT_REQUIRE(saved.is_object(), where, "has no \"generators\" object");
   auto generators = model.named_generators();
   KT_REQUIRE(saved.size() == generators.size(), where, "holds ", saved.size(), " Dropout generators, the model has ",
              generators.size());
   std::vector<Generator> values;
   for (const auto& [path, g] : generators) {
     (void)g;
-    KT_REQUIRE(saved.contains(path), where, "has no generator for module '", printable(path), "'");
-    values.push_back(generator_from(saved[path], where + "generator '" + printable(path) + "': "));
+    KT_REQUIRE(saved.find(path), where, "has no generator for module '", printable(path), "'");
+    values.push_back(generator_from(saved.get(path), where + "generator '" + printable(path) + "': "));
   }
   auto staged = stage_module_load(model, file, /*strict=*/true, name + ".");
   return [staged = std::move(staged), generators = std::move(generators), values = std::move(values)] {

@@ -17,7 +17,6 @@
 #include "kt/optim/optimizer.hpp"
 #include "kt/tensor/factories.hpp"
 
-#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -30,10 +29,15 @@ template <class T, class D>
 void add_optimizer_record(io::NamedTensors& tensors, std::map<std::string, std::string>& metadata,
                           const std::string& name, const optim::Optimizer<T, D>& opt) {
   const std::size_t n = opt.params().size();
-  nlohmann::json group(opt.hyperparameters());
-  group["params"] = nlohmann::json::array();
-  for (std::size_t i = 0; i < n; ++i) group["params"].push_back(i);
-  metadata[name] = nlohmann::json{{"kind", "optimizer"}, {"type", opt.name()}, {"param_groups", {group}}}.dump();
+  std::vector<Json::Member> group;
+  for (const auto& [key, value] : opt.hyperparameters()) group.emplace_back(key, value);
+  std::vector<Json> params(n);
+  for (std::size_t i = 0; i < n; ++i) params[i] = i;
+  group.emplace_back("params", Json::array(std::move(params)));
+  metadata[name] = Json::object({{"kind", "optimizer"},
+                                 {"type", opt.name()},
+                                 {"param_groups", Json::array({Json::object(std::move(group))})}})
+                       .dump();
   for (std::size_t i = 0; i < n; ++i) {
     const auto& s = opt.state(i);
     const std::string at = name + ".state." + std::to_string(i) + ".";
@@ -80,21 +84,22 @@ typename optim::Optimizer<T, D>::state_dict_type read_optimizer_state(const io::
   const auto record = read_record(file.metadata(), file.path(), name, "optimizer");
   const std::string type = record_string(record, "type", where);
   KT_REQUIRE(type == opt.name(), where, "holds the state of a ", printable(type), ", not of a ", opt.name());
-  KT_REQUIRE(record.contains("param_groups") && record["param_groups"].is_array() && record["param_groups"].size() == 1 &&
-                 record["param_groups"][0].is_object(),
-             where, "\"param_groups\" is not a list of one group (kt optimizers have one)");
-  const auto& group = record["param_groups"][0];
+  const Json& groups = record.get("param_groups");
+  KT_REQUIRE(groups.is_array() && groups.size() == 1 && groups.elements()[0].is_object(), where,
+             "\"param_groups\" is not a list of one group (kt optimizers have one)");
+  const Json& group = groups.elements()[0];
   const std::size_t n = opt.params().size();
-  KT_REQUIRE(group.contains("params") && group["params"].is_array() && group["params"].size() == n, where,
-             "the group's \"params\" does not list the optimizer's ", n, " parameters");
+  const Json& params = group.get("params");
+  KT_REQUIRE(params.is_array() && params.size() == n, where, "the group's \"params\" does not list the optimizer's ",
+             n, " parameters");
   for (std::size_t i = 0; i < n; ++i) {
-    const auto& p = group["params"][i];
-    KT_REQUIRE(p.is_number_unsigned() && p.get<std::uint64_t>() == i, where, "the group's \"params\" entry ", i,
-               " is ", printable(p.dump(), 40), ", not ", i, " (the parameters are listed in order)");
+    const Json& p = params.elements()[i];
+    KT_REQUIRE(p.is_unsigned() && p.as_unsigned() == i, where, "the group's \"params\" entry ", i, " is ",
+               printable(p.dump(), 40), ", not ", i, " (the parameters are listed in order)");
   }
   typename optim::Optimizer<T, D>::state_dict_type sd;
   sd.state.resize(n);
-  for (const auto& [key, value] : group.items()) {
+  for (const auto& [key, value] : group.members()) {
     if (key == "params") continue;
     const double v = record_number(group, key.c_str(), where);
     KT_REQUIRE(std::isfinite(v), where, "field \"", printable(key), "\" is ", v, ", not a finite number");

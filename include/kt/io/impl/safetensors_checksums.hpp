@@ -14,10 +14,10 @@
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/core/error.hpp"
+#include "kt/core/impl/json.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/xxhash64.hpp"
 
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <map>
@@ -77,8 +77,7 @@ struct SafetensorsChecksums {
 KT_INLINE_UNLESS_COMPILED SafetensorsChecksums read_checksums(const std::map<std::string, std::string>& metadata,
                                                               const std::string& where);
 
-// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp): parsing the entry
-// instantiates much of nlohmann-json.
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp).
 #if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
 
 KT_INLINE_UNLESS_COMPILED SafetensorsChecksums read_checksums(const std::map<std::string, std::string>& metadata,
@@ -87,12 +86,13 @@ KT_INLINE_UNLESS_COMPILED SafetensorsChecksums read_checksums(const std::map<std
   const auto it = metadata.find(checksum_key);
   if (it == metadata.end()) return out;
   const std::string entry = std::string("the metadata entry '") + checksum_key + "' ";
-  const nlohmann::json record = nlohmann::json::parse(it->second, nullptr, /*allow_exceptions=*/false);
-  KT_REQUIRE(!record.is_discarded() && record.is_object(), where, entry, "is not a JSON object");
+  Json record;
+  JsonError error;
+  KT_REQUIRE(json_parse(it->second, record, error) && record.is_object(), where, entry, "is not a JSON object");
   out.tensors.reserve(record.size());
-  for (const auto& [name, value] : record.items()) {
+  for (const auto& [name, value] : record.members()) {
     std::uint64_t v = 0;
-    KT_REQUIRE(value.is_string() && parse_hex64(value.get<std::string>(), v), where, entry, "gives '",
+    KT_REQUIRE(value.is_string() && parse_hex64(value.as_string(), v), where, entry, "gives '",
                printable(name), "' the value ", printable(value.dump(), 40), ", not 16 lowercase hex digits");
     if (name == "__metadata__") {
       out.has_metadata = true;

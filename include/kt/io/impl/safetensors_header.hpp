@@ -11,11 +11,11 @@
 // tile the data exactly (no overlap, hole, or trailing byte). Nothing is allocated from a
 // claim before it is checked.
 //
-// The parse is one pass in linear time: a SAX handler builds each top-level entry on its own,
-// checks it and drops it; a key named twice is found in the entry's own small object, or,
-// for tensor names, by the hash index of names built once all are read. (A DOM parse with a callback rescans the whole object after
-// every entry: quadratic, far too slow for the million entries a 100 MB header can hold;
-// docs/performance.md, "Reading safetensors files".)
+// The parse is one pass in linear time (kt/core/impl/json.hpp): each top-level entry is built
+// on its own, checked and dropped; a key named twice is found in the entry's own object, or,
+// for tensor names, by the hash index of names built once all are read. (A DOM parse that
+// rescans the whole object after every entry is quadratic, far too slow for the million
+// entries a 100 MB header can hold; docs/performance.md, "Reading safetensors files".)
 //
 // What is accepted follows the reference reader (the Rust `safetensors` crate, whose header
 // is serde_json over UTF-8): JSON whitespace around the object, unknown per-tensor fields
@@ -23,18 +23,17 @@
 // file the reference would read ambiguously or kt could not hold: a key named twice (serde
 // keeps the last), a tensor name that is empty, longer than 1024 bytes or holds a NUL
 // character, and a rank above kt's maximum (6). A NUL byte anywhere in the header is refused
-// by both (nlohmann's lexer would take it for the end of the text).
+// by both.
 
 #include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/core/error.hpp"
 #include "kt/core/impl/input_file.hpp"
+#include "kt/core/impl/json.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/safetensors_dtype.hpp"
 #include "kt/tensor/shape.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -82,20 +81,18 @@ inline int json_depth(const std::string& text) {
 KT_INLINE_UNLESS_COMPILED SafetensorsHeader read_safetensors_header(const InputFile& file, const std::string& path,
                                                                     std::uint64_t max_header_bytes);
 
-// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp): the SAX parse
-// instantiates much of nlohmann-json.
+// Defined once in kt_compiled when it is linked (kt/core/impl/compiled.hpp).
 #if !defined(KT_COMPILED) || defined(KT_COMPILED_DEFINES_IO)
 
 /// Checks one top-level entry of the header and adds it to `out` (a tensor) or its metadata.
-KT_INLINE_UNLESS_COMPILED void add_header_entry(SafetensorsHeader& out, const std::string& name,
-                                                const nlohmann::json& value, std::uint64_t data_size,
-                                                const std::string& where) {
+KT_INLINE_UNLESS_COMPILED void add_header_entry(SafetensorsHeader& out, const std::string& name, const Json& value,
+                                                std::uint64_t data_size, const std::string& where) {
   const std::string shown = printable(name);
   if (name == "__metadata__") {
     KT_REQUIRE(value.is_object(), where, "__metadata__ is not an object of strings");
-    for (const auto& [key, text_value] : value.items()) {
+    for (const auto& [key, text_value] : value.members()) {
       KT_REQUIRE(text_value.is_string(), where, "__metadata__ entry '", printable(key), "' is not a string");
-      out.metadata[key] = text_value.get<std::string>();
+      out.metadata[key] = text_value.as_string();
     }
     return;
   }
@@ -103,25 +100,29 @@ KT_INLINE_UNLESS_COMPILED void add_header_entry(SafetensorsHeader& out, const st
              name.empty() ? "empty" : "longer than 1024 bytes ('" + shown + "')");
   KT_REQUIRE(name.find('\0') == std::string::npos, where, "the tensor name '", shown, "' holds a NUL character");
   KT_REQUIRE(value.is_object(), where, "tensor '", shown, "' is not an object");
-  const auto field = [&](const char* key) { return value.contains(key) ? value[key] : nlohmann::json(); };
-  const auto dtype = field("dtype");
+  const Json none;
+  const auto field = [&](const char* key) -> const Json& {
+    const Json* v = value.find(key);
+    return v ? *v : none;
+  };
+  const Json& dtype = field("dtype");
   KT_REQUIRE(dtype.is_string(), where, "tensor '", shown, "' has no dtype string");
   SafetensorsEntry e;
   e.name = name;
-  e.dtype = dtype.get<std::string>();
+  e.dtype = dtype.as_string();
   const SafetensorsDtype* type = safetensors_dtype(e.dtype);
   KT_REQUIRE(type != nullptr, where, "tensor '", shown, "' has the unknown dtype '", printable(e.dtype), "'");
-  const auto shape = field("shape");
+  const Json& shape = field("shape");
   KT_REQUIRE(shape.is_array(), where, "tensor '", shown, "' has no shape array");
   KT_REQUIRE(shape.size() <= static_cast<std::size_t>(Shape::max_rank), where, "tensor '", shown, "' has rank ",
              shape.size(), ", more than kt's maximum of ", Shape::max_rank);
   std::vector<std::int64_t> dims;
   std::uint64_t numel = 1;
   bool overflow = false;
-  for (const auto& d : shape) {
-    KT_REQUIRE(d.is_number_unsigned(), where, "tensor '", shown, "': shape entry ", printable(d.dump(), 40),
+  for (const Json& d : shape.elements()) {
+    KT_REQUIRE(d.is_unsigned(), where, "tensor '", shown, "': shape entry ", printable(d.dump(), 40),
                " is not a non-negative integer");
-    const auto extent = d.get<std::uint64_t>();
+    const std::uint64_t extent = d.as_unsigned();
     KT_REQUIRE(extent <= static_cast<std::uint64_t>(INT64_MAX), where, "tensor '", shown, "': shape entry ", extent,
                " is too large");
     if (extent != 0 && numel > UINT64_MAX / 8 / extent) overflow = true;
@@ -130,12 +131,12 @@ KT_INLINE_UNLESS_COMPILED void add_header_entry(SafetensorsHeader& out, const st
   }
   KT_REQUIRE(!overflow, where, "tensor '", shown, "': the shape's byte count overflows");
   e.shape = Shape(dims);
-  const auto offsets = field("data_offsets");
-  KT_REQUIRE(offsets.is_array() && offsets.size() == 2 && offsets[0].is_number_unsigned() &&
-                 offsets[1].is_number_unsigned(),
+  const Json& offsets = field("data_offsets");
+  KT_REQUIRE(offsets.is_array() && offsets.size() == 2 && offsets.elements()[0].is_unsigned() &&
+                 offsets.elements()[1].is_unsigned(),
              where, "tensor '", shown, "' has no data_offsets [begin, end] of non-negative integers");
-  e.begin = offsets[0].get<std::uint64_t>();
-  e.end = offsets[1].get<std::uint64_t>();
+  e.begin = offsets.elements()[0].as_unsigned();
+  e.end = offsets.elements()[1].as_unsigned();
   KT_REQUIRE(e.begin <= e.end && e.end <= data_size, where, "tensor '", shown, "': data_offsets [", e.begin, ", ",
              e.end, "] lie outside the ", data_size, " data bytes");
   const std::uint64_t bytes = numel * static_cast<std::uint64_t>(type->bytes);
@@ -143,88 +144,6 @@ KT_INLINE_UNLESS_COMPILED void add_header_entry(SafetensorsHeader& out, const st
              e.end - e.begin, " bytes but ", e.dtype, " ", e.shape.str(), " needs ", bytes);
   out.entries.push_back(std::move(e));
 }
-
-/// nlohmann's SAX interface over a header: builds one top-level entry at a time (nested at
-/// most as deep as the depth check allows), hands it to `add` and drops it.
-template <class Add>
-class HeaderSax {
-public:
-  using json = nlohmann::json;
-  HeaderSax(Add add, std::string where) : add_(std::move(add)), where_(std::move(where)) {}
-
-  bool null() { return put(json()); }
-  bool boolean(bool v) { return put(json(v)); }
-  bool number_integer(json::number_integer_t v) { return put(json(v)); }
-  bool number_unsigned(json::number_unsigned_t v) { return put(json(v)); }
-  bool number_float(json::number_float_t v, const json::string_t&) { return put(json(v)); }
-  bool string(json::string_t& v) { return put(json(std::move(v))); }
-  bool binary(json::binary_t&) { return put(json()); }  // JSON text has none
-  bool start_object(std::size_t) {
-    if (!in_root_) return in_root_ = true;
-    stack_.push_back(open(json::object()));
-    return true;
-  }
-  bool key(json::string_t& k) {
-    if (stack_.empty()) {
-      // Tensor names named twice are found by the index read_safetensors_header builds.
-      KT_REQUIRE(k != "__metadata__" || !seen_metadata_, where_, "the header names '__metadata__' twice");
-      seen_metadata_ = seen_metadata_ || k == "__metadata__";
-      top_key_ = std::move(k);
-    } else {
-      json& object = *stack_.back();
-      KT_REQUIRE(!object.contains(k), where_, "the header names '", printable(k), "' twice");
-      slot_ = &object[k];
-    }
-    return true;
-  }
-  bool end_object() { return close(); }
-  bool start_array(std::size_t) {
-    KT_REQUIRE(in_root_, where_, "the header is not a JSON object");
-    stack_.push_back(open(json::array()));
-    return true;
-  }
-  bool end_array() { return close(); }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) {
-    KT_THROW(where_, "the header is not valid JSON: ", printable(e.what(), 160));
-  }
-
-private:
-  // Where a new value goes: the entry itself, the end of the open array, or the object slot
-  // the last key made.
-  json* open(json v) {
-    if (stack_.empty()) {
-      entry_ = std::move(v);
-      return &entry_;
-    }
-    json& parent = *stack_.back();
-    if (parent.is_array()) {
-      parent.push_back(std::move(v));
-      return &parent.back();
-    }
-    *slot_ = std::move(v);
-    return slot_;
-  }
-  bool put(json v) {
-    KT_REQUIRE(in_root_, where_, "the header is not a JSON object");
-    open(std::move(v));
-    if (stack_.empty()) add_(top_key_, entry_);
-    return true;
-  }
-  bool close() {
-    if (stack_.empty()) return true;  // the root's end
-    stack_.pop_back();
-    if (stack_.empty()) add_(top_key_, entry_);
-    return true;
-  }
-
-  Add add_;
-  std::string where_;
-  bool in_root_ = false, seen_metadata_ = false;
-  std::string top_key_;
-  json entry_;
-  std::vector<json*> stack_;
-  json* slot_ = nullptr;
-};
 
 KT_INLINE_UNLESS_COMPILED SafetensorsHeader read_safetensors_header(const InputFile& file, const std::string& path,
                                                                     std::uint64_t max_header_bytes) {
@@ -256,11 +175,16 @@ KT_INLINE_UNLESS_COMPILED SafetensorsHeader read_safetensors_header(const InputF
   SafetensorsHeader out;
   out.data_start = 8 + n;
   const std::uint64_t data_size = file_size - out.data_start;
-  const auto add = [&](const std::string& name, const nlohmann::json& value) {
+  bool seen_metadata = false;  // tensor names named twice are found by the index below
+  JsonError error;
+  const bool parsed = json_parse_members(text, [&](std::string& name, Json& value) {
+    KT_REQUIRE(name != "__metadata__" || !seen_metadata, where, "the header names '__metadata__' twice");
+    seen_metadata = seen_metadata || name == "__metadata__";
     add_header_entry(out, name, value, data_size, where);
-  };
-  HeaderSax<decltype(add)> sax(add, where);
-  nlohmann::json::sax_parse(text, &sax);
+  }, error);
+  if (!parsed && error.twice)
+    KT_THROW(where, "the header names '", printable(error.key), "' twice (byte offset ", 8 + error.offset, ")");
+  KT_REQUIRE(parsed, where, "the header is not valid JSON at byte offset ", 8 + error.offset, ": ", error.message);
 
   // The tensors tile the data: sorted by offset, each starts where the previous ended.
   std::sort(out.entries.begin(), out.entries.end(),

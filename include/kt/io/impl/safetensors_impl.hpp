@@ -8,13 +8,12 @@
 #include "kt/core/error.hpp"
 #include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/input_file.hpp"
+#include "kt/core/impl/json.hpp"
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/safetensors_checksums.hpp"
 #include "kt/io/impl/safetensors_header.hpp"
 #include "kt/io/named_tensors.hpp"
 #include "kt/io/safetensors.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -24,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace kt::io {
 
@@ -76,19 +76,30 @@ KT_INLINE_UNLESS_COMPILED void save_safetensors(const std::string& path, const N
                                                 const SafetensorsOptions& options) {
   metadata.erase(impl::checksum_key);
   if (options.write_checksums()) {
-    nlohmann::ordered_json sums = nlohmann::ordered_json::object();
-    sums["__metadata__"] = impl::hex64(impl::metadata_checksum(metadata));
-    for (const auto& e : tensors.entries()) sums[e.name] = impl::hex64(impl::Xxh64::of(e.data, e.bytes));
-    metadata[impl::checksum_key] = sums.dump();
+    // Built as members, not through operator[]: the names are distinct (NamedTensors checks),
+    // and a lookup per entry would make a file of a million tensors quadratic.
+    std::vector<impl::Json::Member> sums{{"__metadata__", impl::hex64(impl::metadata_checksum(metadata))}};
+    sums.reserve(tensors.entries().size() + 1);
+    for (const auto& e : tensors.entries()) sums.emplace_back(e.name, impl::hex64(impl::Xxh64::of(e.data, e.bytes)));
+    metadata[impl::checksum_key] = impl::Json::object(std::move(sums)).dump();
   }
-  nlohmann::ordered_json header = nlohmann::ordered_json::object();
-  if (!metadata.empty()) header["__metadata__"] = metadata;
+  std::vector<impl::Json::Member> header;
+  header.reserve(tensors.entries().size() + 1);
+  if (!metadata.empty()) {
+    std::vector<impl::Json::Member> meta;
+    for (auto& [key, value] : metadata) meta.emplace_back(key, value);
+    header.emplace_back("__metadata__", impl::Json::object(std::move(meta)));
+  }
   std::uint64_t offset = 0;
   for (const auto& e : tensors.entries()) {
-    header[e.name] = {{"dtype", e.dtype}, {"shape", e.shape.dims()}, {"data_offsets", {offset, offset + e.bytes}}};
+    const auto dims = e.shape.dims();
+    std::vector<impl::Json> shape(dims.begin(), dims.end());
+    header.emplace_back(e.name, impl::Json::object({{"dtype", e.dtype},
+                                                   {"shape", impl::Json::array(std::move(shape))},
+                                                   {"data_offsets", impl::Json::array({offset, offset + e.bytes})}}));
     offset += e.bytes;
   }
-  std::string text = header.dump();
+  std::string text = impl::Json::object(std::move(header)).dump();
   text.append((8 - text.size() % 8) % 8, ' ');  // the data starts 8-byte aligned
   unsigned char length[8];
   for (int b = 0; b < 8; ++b) length[b] = static_cast<unsigned char>(static_cast<std::uint64_t>(text.size()) >> (8 * b));
