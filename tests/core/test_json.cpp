@@ -92,7 +92,8 @@ TEST_CASE("kt's JSON keeps numbers as written: exact integers, doubles that stay
   CHECK(kt_parse("18446744073709551615").value.is_unsigned());
   CHECK(kt_parse("-9223372036854775808").value.dump() == "-9223372036854775808");
   CHECK(!kt_parse("-1").value.is_unsigned());
-  CHECK(!kt_parse("-0").value.is_unsigned());  // as nlohmann: a signed integer
+  CHECK(!kt_parse("-0").value.is_unsigned());  // as nlohmann: a signed integer, equal to 0
+  CHECK(kt_parse("-0").value == Json(0u));
   CHECK(!kt_parse("1.0").value.is_unsigned());
   CHECK(!kt_parse("1e2").value.is_unsigned());
   CHECK(kt_parse("18446744073709551616").value.as_double() == 18446744073709551616.0);  // past 64 bits: a double

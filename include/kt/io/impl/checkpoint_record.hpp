@@ -13,7 +13,6 @@
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/safetensors_header.hpp"
 
-
 #include <cstdint>
 #include <map>
 #include <string>
@@ -25,8 +24,7 @@ KT_INLINE_UNLESS_COMPILED std::string record_where(const std::string& path, cons
 
 /// The record `name` of `metadata`, parsed, with "kind" == `kind`.
 KT_INLINE_UNLESS_COMPILED Json read_record(const std::map<std::string, std::string>& metadata,
-                                                     const std::string& path, const std::string& name,
-                                                     const char* kind);
+                                           const std::string& path, const std::string& name, const char* kind);
 
 /// Field `field` of `record` as a non-negative integer, a finite number, a string.
 KT_INLINE_UNLESS_COMPILED std::uint64_t record_count(const Json& record, const char* field,
@@ -44,8 +42,7 @@ KT_INLINE_UNLESS_COMPILED std::string record_where(const std::string& path, cons
 }
 
 KT_INLINE_UNLESS_COMPILED Json read_record(const std::map<std::string, std::string>& metadata,
-                                                     const std::string& path, const std::string& name,
-                                                     const char* kind) {
+                                           const std::string& path, const std::string& name, const char* kind) {
   const std::string where = record_where(path, name);
   const auto it = metadata.find(name);
   KT_REQUIRE(it != metadata.end(), where, "not in the checkpoint (it holds no ", kind, " of that name)");

@@ -17,7 +17,6 @@
 #include "kt/optim/optimizer.hpp"
 #include "kt/tensor/factories.hpp"
 
-
 #include <cmath>
 #include <cstdint>
 #include <map>

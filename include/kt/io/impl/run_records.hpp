@@ -15,7 +15,6 @@
 #include "kt/optim/lr_scheduler.hpp"
 #include "kt/tensor/generator.hpp"
 
-
 #include <cstdint>
 #include <string>
 
@@ -40,7 +39,7 @@ KT_INLINE_UNLESS_COMPILED amp::GradScalerState scaler_from(const Json& record, c
 /// into a loader that orders its samples otherwise would not resume the saved run. Written
 /// from what every DataLoader<Device, X, Y> shares, so one copy serves them all.
 KT_INLINE_UNLESS_COMPILED Json loader_record(const DataLoaderOptions& o, std::uint64_t epoch,
-                                                       std::int64_t dataset_size);
+                                             std::int64_t dataset_size);
 KT_INLINE_UNLESS_COMPILED std::uint64_t loader_epoch_from(const Json& record, const DataLoaderOptions& options,
                                                           std::int64_t dataset_size, const std::string& where);
 
@@ -90,7 +89,7 @@ KT_INLINE_UNLESS_COMPILED amp::GradScalerState scaler_from(const Json& record, c
 }
 
 KT_INLINE_UNLESS_COMPILED Json loader_record(const DataLoaderOptions& o, std::uint64_t epoch,
-                                                       std::int64_t dataset_size) {
+                                             std::int64_t dataset_size) {
   return Json::object({{"kind", "data_loader"},
                        {"epoch", epoch},
                        {"seed", o.seed()},

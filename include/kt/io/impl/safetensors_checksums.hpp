@@ -18,7 +18,6 @@
 #include "kt/core/impl/printable.hpp"
 #include "kt/io/impl/xxhash64.hpp"
 
-
 #include <cstdint>
 #include <map>
 #include <string>
