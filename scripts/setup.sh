@@ -66,7 +66,8 @@ packages=(
   build-essential cmake ccache git pkg-config
   libeigen3-dev doctest-dev libbenchmark-dev libopenblas-dev libopenblas-openmp-dev
   libopenblas0-pthread  # tests only: kt's GEMMs against a BLAS with a thread pool of its own
-  libopenmpi-dev openmpi-bin nlohmann-json3-dev zlib1g-dev
+  libopenmpi-dev openmpi-bin zlib1g-dev
+  nlohmann-json3-dev  # tests and the example's run summary: kt reads and writes its JSON itself
   dataset-fashion-mnist
   python3-torch  # tests only: PyTorch reads kt's checkpoints (tests/io/pytorch/check_kt_files.py)
   libdlpack-dev  # kt/interop/dlpack.hpp
