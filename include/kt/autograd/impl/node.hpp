@@ -38,6 +38,28 @@ struct VarImplBase {
   bool visited = false;
 };
 
+/// Frees a variable's node without recursing. A node holds its inputs' states, whose nodes
+/// hold theirs: freeing the end of a chain of 20,000 ops (an unrolled recurrence) would nest as
+/// many destructors and overflow the stack. A node freed while a release is under way on this
+/// thread is queued instead, and the outermost release frees the queue one node at a time.
+inline void release_node(std::shared_ptr<NodeBase> node) noexcept {
+  thread_local std::vector<std::shared_ptr<NodeBase>>* queue = nullptr;
+  if (!node) return;
+  if (queue) {
+    queue->push_back(std::move(node));
+    return;
+  }
+  std::vector<std::shared_ptr<NodeBase>> pending;
+  pending.push_back(std::move(node));
+  queue = &pending;
+  while (!pending.empty()) {
+    std::shared_ptr<NodeBase> next = std::move(pending.back());
+    pending.pop_back();
+    next.reset();  // may queue the nodes of its inputs
+  }
+  queue = nullptr;
+}
+
 /// The autograd state behind a kt::Var: its accumulated gradient and the node that made it
 /// (none for leaves). Not the value: a Var holds that beside this state, and nodes refer to
 /// their inputs through this state only, so the graph keeps no value alive that no backward
@@ -49,6 +71,7 @@ struct VarImpl final : VarImplBase {
   Tensor<T, D> pending;  // the gradient summed so far during a backward (non-leaves only)
   std::shared_ptr<NodeBase> grad_fn;
 
+  ~VarImpl() override { release_node(std::move(grad_fn)); }
   NodeBase* producer() const override { return grad_fn.get(); }
   bool has_pending() const override { return pending.defined(); }
   void clear_pending() override { pending = Tensor<T, D>(); }
