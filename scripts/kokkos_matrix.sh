@@ -1,29 +1,38 @@
 #!/usr/bin/env bash
-# kt against other Kokkos releases and C++ standards. For each VERSION:STD (default: 4.6.01:20
-# 4.6.01:17 4.6.01:cuda) it builds that Kokkos once with scripts/setup.sh (from
+# kt against other Kokkos releases and C++ standards. For each VERSION:STD[:SET] (default:
+# 4.6.01:20 4.6.01:17 4.6.01:cuda) it builds that Kokkos once with scripts/setup.sh (from
 # ../shared/kokkos/kokkos-VERSION.tar.gz or KT_KOKKOS_TARBALL_DIR, with kt's patches in
 # scripts/patches/kokkos-VERSION; 3.4.01 is setup.sh's default, Debian's source built as C++17,
 # so 3.4.01:20 is kt as C++20 on Debian's Kokkos), configures kt against it in
 # BUILD_ROOT/kokkos-VERSION-cxxSTD (no benchmarks, no nested Cuda build, no matrix of its own),
 # builds and runs ctest:
-#  - STD 17 or 20: Kokkos with Serial + OpenMP, kt as C++STD, every host test but the
-#    compile-fail and install checks (kt's own static_asserts and packaging: the main suite's);
-#  - cuda: Kokkos with Serial + OpenMP + Cuda (--cuda, HOPPER90), kt compiled by nvcc_wrapper at
-#    -O1, the representative set (target kt_representative_set: every test executable and
-#    examples/fashion_mnist); their tests run on a GPU and report "skipped: no GPU" without one.
-#    Needs nvcc; without it the line says so.
-# KT_MATRIX_SET=representative (what CI's ctest lines set) builds the representative set for
-# the host lines too, at -O1 without -march (one kt_compiled for the tests and the example), and
-# runs its tests: every test case of every test executable and the example's tests. For the
-# cuda line it builds the Cuda build check's set instead (target kt_compile_check_set:
-# kt_compiled's instantiations for every dtype, the main example, the tensor and functional
-# tests, the CUDA adapters' tests), as tests/cuda_build does on Debian's Kokkos: nvcc's build
-# of every test executable does not fit in CI's hour on two cores beside the rest.
+#  - STD 17 or 20: Kokkos with Serial + OpenMP, kt as C++STD;
+#  - cuda: Kokkos with Serial + OpenMP + Cuda (--cuda, HOPPER90), kt compiled by nvcc_wrapper;
+#    its tests run on a GPU and report "skipped: no GPU" without one. Needs nvcc; without it
+#    the line says so.
+# SET says what is built, and its tests run:
+#  - none (by hand): every target at the Release flags, every host test but the compile-fail
+#    and install checks (kt's own static_asserts and packaging: the main suite's); for cuda
+#    the suite;
+#  - suite: every test executable and examples/fashion_mnist (target kt_representative_set),
+#    every test case and the example's tests;
+#  - compile_check: the Cuda build check's set (target kt_compile_check_set: kt_compiled's
+#    instantiations for every dtype, the main example, the tensor and functional tests, the
+#    CUDA adapters' tests), as tests/cuda_build builds on Debian's Kokkos;
+#  - library: kt_compiled, the main example and the CUDA adapters' tests where built (target
+#    kt_library_check_set): what a user's program compiles, for a configuration whose Kokkos
+#    and standard other lines already check apart.
+# KT_MATRIX_SET=representative (what CI's ctest lines set) makes the default SET suite for the
+# host lines and compile_check for cuda. A named set builds at -O1 without -march (one
+# kt_compiled for the tests and the example); compile_check and library with nvcc at -O0, since
+# they are what runs nothing on a machine without a GPU and nvcc's -O is only the host
+# compiler's. nvcc's build of every test executable does not fit in CI's hour on two cores
+# beside the rest.
 # The tests link kt::kt_compiled, which builds them in about half the time and compiles kt's
 # heaviest templates against that Kokkos once. Ends with one line per configuration: tests
 # passed/failed and the minutes each phase took. A missing tarball skips its line, saying so.
 #
-#   scripts/kokkos_matrix.sh [VERSION:STD ...]        (BUILD_ROOT=/tmp/kt-kokkos-matrix, JOBS=2)
+#   scripts/kokkos_matrix.sh [VERSION:STD[:SET] ...]  (BUILD_ROOT=/tmp/kt-kokkos-matrix, JOBS=2)
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_root=${BUILD_ROOT:-/tmp/kt-kokkos-matrix}
@@ -37,15 +46,29 @@ mkdir -p "$build_root"
 minutes() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", (e - s) / 60 }'; }
 
 for config in "${configs[@]}"; do
-  version=${config%%:*} std=${config#*:}
+  IFS=: read -r version std set <<<"$config"
   tarball="$tarballs/kokkos-$version.tar.gz"
+  if [ -z "$set" ] && [ "$std" = cuda ]; then
+    set=suite
+    [ "$set_kind" = representative ] && set=compile_check
+  elif [ -z "$set" ] && [ "$set_kind" = representative ]; then
+    set=suite
+  fi
+  case "$set" in
+    "") target=all tests=(-E '^(cuda|compile_fail|install):') ;;
+    suite) target=kt_representative_set tests=(-R '^[a-z_]+/|^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist') ;;
+    compile_check) target=kt_compile_check_set tests=(-R '^(tensor|functional)/|^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist') ;;
+    library) target=kt_library_check_set tests=(-R '^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist') ;;
+    *) summary+=("$config: no set '$set' (suite, compile_check or library)")
+       continue ;;
+  esac
   if [ "$std" = cuda ]; then
     name="Kokkos $version with Cuda, C++17 (nvcc)"
     setup_args=(--kokkos="$tarball" --cuda)
     prefix="$root/.deps/kokkos-$version-cuda"
-    representative=1
-    [ "$set_kind" = representative ] && representative=compile_check
-    kt_args=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DKT_MARCH=)
+    host_opt=-O1
+    [ "$set" = suite ] || host_opt=-O0
+    kt_args=(-DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" "-DCMAKE_CXX_FLAGS_RELEASE=$host_opt -DNDEBUG" -DKT_MARCH=)
   else
     if [ "$version" = 3.4.01 ]; then
       # Debian's Kokkos as a user's distribution has it: built as C++17 by setup.sh's default,
@@ -61,9 +84,9 @@ for config in "${configs[@]}"; do
       [ "$std" = 17 ] || prefix="$prefix-cxx$std"
     fi
     kt_args=(-DCMAKE_CXX_STANDARD="$std")
-    representative=$([ "$set_kind" = representative ] && echo 1)
-    [ -n "$representative" ] && kt_args+=("-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DKT_MARCH=)
+    [ -n "$set" ] && kt_args+=("-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" -DKT_MARCH=)
   fi
+  [ -n "$set" ] && name="$name, $set"
   if [ ! -e "$tarball" ]; then
     summary+=("$name: skipped (no $tarball)")
     continue
@@ -95,25 +118,11 @@ for config in "${configs[@]}"; do
   t1=$(date +%s)
   if ! { cmake -S "$root" -B "$dir" -DKokkos_ROOT="$prefix" "${kt_args[@]}" -DKT_ENABLE_BENCHMARKS=OFF \
            -DKT_USE_COMPILED=ON -DKT_CUDA_KOKKOS_ROOT=/nonexistent -DKT_SANITIZE_CHECK=OFF -DKT_KOKKOS_MATRIX= >"$dir.log" 2>&1 &&
-         if [ "$representative" = compile_check ]; then
-           cmake --build "$dir" -j "$jobs" --target kt_compile_check_set
-         elif [ -n "$representative" ]; then
-           cmake --build "$dir" -j "$jobs" --target kt_representative_set
-         else
-           cmake --build "$dir" -j "$jobs"
-         fi >>"$dir.log" 2>&1; }; then
+         cmake --build "$dir" -j "$jobs" --target "$target" >>"$dir.log" 2>&1; }; then
     summary+=("$name: kt did not build (tail of $dir.log: $(grep -m1 'error' "$dir.log"))")
     continue
   fi
   t2=$(date +%s)
-  # The representative set runs the tests of what it built: the test executables' (layer/case),
-  # the adapters' and the example's.
-  tests=(-E '^(cuda|compile_fail|install):')
-  if [ "$representative" = compile_check ]; then
-    tests=(-R '^(tensor|functional)/|^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist')
-  elif [ -n "$representative" ]; then
-    tests=(-R '^[a-z_]+/|^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist')
-  fi
   OMP_PROC_BIND=false OMP_PLACES=threads ctest --test-dir "$dir" -j "$jobs" "${tests[@]}" >"$dir-ctest.log" 2>&1
   t3=$(date +%s)
   result=$(grep -E "tests passed|tests failed" "$dir-ctest.log" | tail -1)
