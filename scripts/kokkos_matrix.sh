@@ -24,10 +24,9 @@
 #    and standard other lines already check apart.
 # KT_MATRIX_SET=representative (what CI's ctest lines set) makes the default SET suite for the
 # host lines and compile_check for cuda. A named set builds at -O1 without -march (one
-# kt_compiled for the tests and the example); compile_check and library with nvcc at -O0, since
-# they are what runs nothing on a machine without a GPU and nvcc's -O is only the host
-# compiler's. nvcc's build of every test executable does not fit in CI's hour on two cores
-# beside the rest.
+# kt_compiled for the tests and the example); compile_check and library build with nvcc at -O0:
+# on a machine without a GPU they run nothing, and nvcc's -O is only the host compiler's.
+# nvcc's build of every test executable does not fit in CI's hour on two cores beside the rest.
 # The tests link kt::kt_compiled, which builds them in about half the time and compiles kt's
 # heaviest templates against that Kokkos once. Ends with one line per configuration: tests
 # passed/failed and the minutes each phase took. A missing tarball skips its line, saying so.
