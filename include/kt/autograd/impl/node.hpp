@@ -41,7 +41,9 @@ struct VarImplBase {
 /// Frees a variable's node without recursing. A node holds its inputs' states, whose nodes
 /// hold theirs: freeing the end of a chain of 20,000 ops (an unrolled recurrence) would nest as
 /// many destructors and overflow the stack. A node freed while a release is under way on this
-/// thread is queued instead, and the outermost release frees the queue one node at a time.
+/// thread is queued instead, and the outermost release frees the queue one node at a time. The
+/// queue allocates only when a release frees nested nodes: a node shared with another variable,
+/// or whose inputs are leaves, is freed directly.
 inline void release_node(std::shared_ptr<NodeBase> node) noexcept {
   thread_local std::vector<std::shared_ptr<NodeBase>>* queue = nullptr;
   if (!node) return;
@@ -50,12 +52,12 @@ inline void release_node(std::shared_ptr<NodeBase> node) noexcept {
     return;
   }
   std::vector<std::shared_ptr<NodeBase>> pending;
-  pending.push_back(std::move(node));
   queue = &pending;
+  node.reset();  // queues the nodes of its inputs that it frees
   while (!pending.empty()) {
     std::shared_ptr<NodeBase> next = std::move(pending.back());
     pending.pop_back();
-    next.reset();  // may queue the nodes of its inputs
+    next.reset();
   }
   queue = nullptr;
 }
