@@ -322,10 +322,11 @@ TEST_CASE("gemm_kokkos results are bit-identical on OpenMP and Serial") {
 TEST_CASE_TEMPLATE("the small-product path gives the packed host kernel's bits", T, float, double) {
   // kt/backend/impl/gemm_host_small.hpp reads operands unpacked on the calling thread; it must
   // form the same sums as gemm_kokkos_host, which runs the same products on any thread count.
-  // A small MLP step's products (32x64x64 NT, 32x10x64 NT, 64x64x32 TN, 32x64x10 NN, ...) and
-  // micro-tile edges in every dimension.
-  const Shape3 shapes[] = {{32, 64, 64}, {32, 10, 64}, {64, 64, 32}, {10, 64, 32}, {32, 64, 10},
-                           {1, 1, 1},    {13, 17, 5},  {25, 33, 100}, {7, 48, 300}};
+  // A small MLP step's products (32x64x64 NT, 32x10x64 NT, 64x64x32 TN, 32x64x10 NN, ...),
+  // micro-tile edges in every dimension, and last panels of op(B) at most half a panel wide
+  // (computed half-width) or wider, for the panel widths of SSE2 to AVX-512.
+  const Shape3 shapes[] = {{32, 64, 64}, {32, 10, 64}, {64, 64, 32},  {10, 64, 32}, {32, 64, 10}, {1, 1, 1},
+                           {13, 17, 5},  {25, 33, 100}, {7, 48, 300}, {9, 57, 20},  {20, 41, 7}};
   std::uint64_t seed = 500;
   for (int t = 0; t < 8; ++t)
     for (const Shape3& s : shapes) {

@@ -65,59 +65,78 @@ KT_IMPL_GEMM_MICRO_INLINE void gemm_micro_direct(std::int64_t k, const Acc* KOKK
     for (int j = 0; j < NR; ++j) out[i * ldo + j] = acc[i][j];
 }
 
-/// gemm_host_small with row tiles of MR.
+/// The row tiles of one panel of op(B), W columns wide (nv of them valid) and `ldb` apart in
+/// `bp`, into C's columns j0 .. j0 + nv: full tiles straight into C where they can, the rest
+/// through a tile buffer and the packed kernels' epilogue (alpha * acc (+ beta * C)). The
+/// partial row tile reads op(A) from `apack` (MR rows of k, zero-padded).
+template <int MR, int W, class T>
+void gemm_host_small_panel(const GemmProblem<T, T>& p, const T* ab, std::int64_t ars, std::int64_t acs,
+                           const T* apack, const T* bp, std::int64_t ldb, T* cb, std::int64_t j0, int nv) {
+  alignas(64) T tile[MR * W];
+  const T alpha = p.alpha, beta = p.beta;
+  const bool direct = alpha == T(1) && beta == T(0);
+  for (std::int64_t i0 = 0; i0 < p.m; i0 += MR) {
+    const int mv = int(p.m - i0 < MR ? p.m - i0 : MR);
+    T* const ct = cb + i0 * p.ldc + j0;
+    const bool to_c = direct && mv == MR && nv == W;
+    T* const out = to_c ? ct : tile;
+    const std::int64_t ldo = to_c ? p.ldc : W;
+    if (mv == MR) gemm_micro_direct<MR, W>(p.k, ab + i0 * ars, ars, acs, bp, ldb, out, ldo);
+    else gemm_micro_direct<MR, W>(p.k, apack, p.k, 1, bp, ldb, out, ldo);
+    if (to_c) continue;
+    for (int i = 0; i < mv; ++i) {
+      T* const ci = ct + i * p.ldc;
+      if (beta == T(0))
+        for (int j = 0; j < nv; ++j) ci[j] = alpha * tile[i * W + j];
+      else
+        for (int j = 0; j < nv; ++j) ci[j] = alpha * tile[i * W + j] + beta * ci[j];
+    }
+  }
+}
+
+/// gemm_host_small with row tiles of MR. Panels of op(B) are NR columns wide, but a last
+/// partial panel of at most NR / 2 columns is NR / 2 wide: with AVX-512's NR = 32, a 10-class
+/// output layer's products then compute 6 padding columns instead of 22 (docs/performance.md,
+/// "Small products").
 template <int MR, class T>
 void gemm_host_small_tiles(const GemmProblem<T, T>& p) {
-  constexpr int NR = GemmTiles<Kokkos::DefaultHostExecutionSpace, T>::NR;
-  const std::int64_t m = p.m, n = p.n, k = p.k, panels = (n + NR - 1) / NR;
+  constexpr int NR = GemmTiles<Kokkos::DefaultHostExecutionSpace, T>::NR, NH = NR / 2;
+  const std::int64_t m = p.m, n = p.n, k = p.k, full = n / NR, tail = n - full * NR;
+  const int tail_width = tail > NH ? NR : NH;
   // op(A)(i, l) = a[i*ars + l*acs]; op(B)(l, j) = b[j*brs + l*bcs].
   const bool ta = p.trans_a == Transpose::Yes, tb = p.trans_b == Transpose::Yes;
   const std::int64_t ars = ta ? 1 : p.lda, acs = ta ? p.lda : 1, brs = tb ? p.ldb : 1, bcs = tb ? 1 : p.ldb;
-  // The buffer: op(B)'s copied panels (all when B is transposed, else the partial one), then
-  // one zero-padded MR x k tile of op(A) for its partial row tile.
-  const std::int64_t copied = tb ? panels : (n % NR != 0), first_copied = panels - copied;
+  // The buffer: op(B)'s full panels when B is transposed (read in place otherwise), its
+  // partial panel, then one zero-padded MR x k tile of op(A) for its partial row tile.
+  const std::int64_t copied_full = tb ? full : 0, tail_size = tail > 0 ? tail_width * k : 0;
   thread_local std::vector<T> buffer;
-  const std::size_t need = std::size_t((copied * NR + MR) * k);
+  const std::size_t need = std::size_t(copied_full * NR * k + tail_size + MR * k);
   if (buffer.size() < need) buffer.resize(need);
   T* const bpack = buffer.data();
-  T* const apack = bpack + copied * k * NR;
-  alignas(64) T tile[MR * NR];
-  const T alpha = p.alpha, beta = p.beta;
-  const bool direct = alpha == T(1) && beta == T(0);  // full tiles go straight into C
+  T* const tpack = bpack + copied_full * NR * k;
+  T* const apack = tpack + tail_size;
+  const std::int64_t partial_row = m / MR * MR;
   for (std::int64_t bi = 0; bi < p.batch; ++bi) {
     const T* const ab = p.a + bi * p.stride_a;
     const T* const bb = p.b + bi * p.stride_b;
     T* const cb = p.c + bi * p.stride_c;
-    gemm_pack_host<NR>(bpack, bb + first_copied * NR * brs, brs, bcs, int(n - first_copied * NR), int(copied), int(k),
-                       int(k * NR));
-    for (std::int64_t jr = 0; jr < panels; ++jr) {
-      const int nv = int(n - jr * NR < NR ? n - jr * NR : NR);
-      const bool in_place = jr < first_copied;
-      const T* const bp = in_place ? bb + jr * NR : bpack + (jr - first_copied) * k * NR;
-      const std::int64_t ldb = in_place ? bcs : NR;
-      for (std::int64_t i0 = 0; i0 < m; i0 += MR) {
-        const int mv = int(m - i0 < MR ? m - i0 : MR);
-        T* const ct = cb + i0 * p.ldc + jr * NR;
-        const bool to_c = direct && mv == MR && nv == NR;
-        T* const out = to_c ? ct : tile;
-        const std::int64_t ldo = to_c ? p.ldc : NR;
-        if (mv == MR) {
-          gemm_micro_direct<MR, NR>(k, ab + i0 * ars, ars, acs, bp, ldb, out, ldo);
-        } else {  // the partial row tile, copied once per batch item as MR rows of k, zero-padded
-          if (jr == 0)
-            for (int i = 0; i < MR; ++i)
-              for (std::int64_t l = 0; l < k; ++l) apack[i * k + l] = i < mv ? ab[(i0 + i) * ars + l * acs] : T(0);
-          gemm_micro_direct<MR, NR>(k, apack, k, 1, bp, ldb, out, ldo);
-        }
-        if (to_c) continue;
-        for (int i = 0; i < mv; ++i) {  // as the packed kernels' epilogue: alpha * acc (+ beta * C)
-          T* const ci = ct + i * p.ldc;
-          if (beta == T(0))
-            for (int j = 0; j < nv; ++j) ci[j] = alpha * tile[i * NR + j];
-          else
-            for (int j = 0; j < nv; ++j) ci[j] = alpha * tile[i * NR + j] + beta * ci[j];
-        }
-      }
+    if (partial_row < m)
+      for (int i = 0; i < MR; ++i)
+        for (std::int64_t l = 0; l < k; ++l)
+          apack[i * k + l] = partial_row + i < m ? ab[(partial_row + i) * ars + l * acs] : T(0);
+    if (tb) gemm_pack_host<NR>(bpack, bb, brs, bcs, int(full * NR), int(full), int(k), int(k * NR));
+    for (std::int64_t jr = 0; jr < full; ++jr) {
+      const T* const bp = tb ? bpack + jr * k * NR : bb + jr * NR;
+      gemm_host_small_panel<MR, NR>(p, ab, ars, acs, apack, bp, tb ? NR : bcs, cb, jr * NR, NR);
+    }
+    if (tail == 0) continue;
+    const T* const bt = bb + full * NR * brs;
+    if (tail_width == NH) {
+      gemm_pack_host<NH>(tpack, bt, brs, bcs, int(tail), 1, int(k), int(k * NH));
+      gemm_host_small_panel<MR, NH>(p, ab, ars, acs, apack, tpack, NH, cb, full * NR, int(tail));
+    } else {
+      gemm_pack_host<NR>(tpack, bt, brs, bcs, int(tail), 1, int(k), int(k * NR));
+      gemm_host_small_panel<MR, NR>(p, ab, ars, acs, apack, tpack, NR, cb, full * NR, int(tail));
     }
   }
 }

@@ -55,12 +55,21 @@ void gemm_pack_host(Acc* KOKKOS_RESTRICT dst, const T* KOKKOS_RESTRICT src, std:
         }
     }
   }
-  for (int q = full; q < panels; ++q) {  // the edge panel, zero-filled
+  // The edge panel: zeroed, then its rows copied, also along the source's contiguous
+  // direction. Zeroing and copying element by element across a strided source, the edge of a
+  // 10-row operand 64 deep (the 10-class output layer's weight) took as long as its product.
+  for (int q = full; q < panels; ++q) {
     const int valid = rows - q * R;
     Acc* const d = dst + std::int64_t(q) * panel_stride;
     const T* const s = src + std::int64_t(q) * R * rs;
-    for (int c = 0; c < kc; ++c)
-      for (int i = 0; i < R; ++i) d[c * R + i] = i < valid ? gemm_load<Acc>(s[i * rs + c * cs]) : Acc(0);
+    for (int e = 0; e < kc * R; ++e) d[e] = Acc(0);
+    if (rs == 1) {
+      for (int c = 0; c < kc; ++c)
+        for (int i = 0; i < valid; ++i) d[c * R + i] = gemm_load<Acc>(s[i + c * cs]);
+    } else {
+      for (int i = 0; i < valid; ++i)
+        for (int c = 0; c < kc; ++c) d[c * R + i] = gemm_load<Acc>(s[i * rs + c * cs]);
+    }
   }
 }
 
