@@ -128,7 +128,9 @@ KOKKOS_INLINE_FUNCTION void gemm_host_micro_tile(int kc, const Acc* ap, const Ac
 }
 
 /// acc (rows ld apart) += op(A) op(B) over the tile, in GotoBLAS' loop order: per K block op(B)
-/// is packed once, then the rows are walked in MC blocks, op(A) packed for each. Host code
+/// is packed once, then the rows are walked in MC blocks, op(A) packed for each. A last panel
+/// of op(B) at most NR / 2 columns wide is packed and computed NR / 2 wide, as on the small
+/// path (kt/backend/impl/gemm_host_small.hpp): less padding where C has few columns. Host code
 /// called from host kernels' lambdas, which a Cuda build marks __host__ __device__: nvcc would
 /// flag its calls of the host-only packing (warning 20011), so the check is off for it.
 #if defined(__CUDACC__)
@@ -137,13 +139,17 @@ KOKKOS_INLINE_FUNCTION void gemm_host_micro_tile(int kc, const Acc* ap, const Ac
 template <class Tiles, class T, class C, class Acc>
 KOKKOS_INLINE_FUNCTION void gemm_host_tile(const GemmLayout<T, C>& L, const GemmTile& t, const GemmScratch<Acc>& S,
                                            const GemmBuffers<Acc>& buf, Acc* acc, std::int64_t ld) {
-  constexpr int MR = Tiles::MR, NR = Tiles::NR, KC = Tiles::KC, MC = Tiles::MC;
-  const int np = (t.cols + NR - 1) / NR;
+  constexpr int MR = Tiles::MR, NR = Tiles::NR, NH = NR / 2, KC = Tiles::KC, MC = Tiles::MC;
+  const int np = (t.cols + NR - 1) / NR, full = t.cols / NR, tail = t.cols - full * NR;
+  const bool narrow = tail > 0 && tail <= NH;
   const T* const ab = L.a_of(t);
   const T* const bb = L.b_of(t);
   for (std::int64_t k0 = 0; k0 < L.k; k0 += KC) {
     const int kc = int(L.k - k0 < KC ? L.k - k0 : KC);
-    gemm_pack_host<NR>(buf.b, bb + k0 * L.bcs, L.brs, L.bcs, t.cols, np, kc, S.b_stride);
+    const T* const bk = bb + k0 * L.bcs;
+    gemm_pack_host<NR>(buf.b, bk, L.brs, L.bcs, narrow ? full * NR : t.cols, narrow ? full : np, kc, S.b_stride);
+    if (narrow)
+      gemm_pack_host<NH>(buf.b + full * S.b_stride, bk + full * NR * L.brs, L.brs, L.bcs, tail, 1, kc, S.b_stride);
     for (int ic = 0; ic < t.rows; ic += MC) {
       const int mb = t.rows - ic < MC ? t.rows - ic : MC, mp = (mb + MR - 1) / MR;
       gemm_pack_host<MR>(buf.a, ab + ic * L.ars + k0 * L.acs, L.ars, L.acs, mb, mp, kc, S.a_stride);
@@ -151,8 +157,11 @@ KOKKOS_INLINE_FUNCTION void gemm_host_tile(const GemmLayout<T, C>& L, const Gemm
         const int nv = t.cols - jr * NR < NR ? t.cols - jr * NR : NR;
         for (int ir = 0; ir < mp; ++ir) {
           const int mv = mb - ir * MR < MR ? mb - ir * MR : MR;
-          gemm_host_micro_tile<MR, NR>(kc, buf.a + ir * S.a_stride, buf.b + jr * S.b_stride,
-                                       acc + std::int64_t(ic + ir * MR) * ld + jr * NR, ld, mv, nv, k0 == 0);
+          const Acc* const ap = buf.a + ir * S.a_stride;
+          const Acc* const bp = buf.b + jr * S.b_stride;
+          Acc* const ct = acc + std::int64_t(ic + ir * MR) * ld + jr * NR;
+          if (narrow && jr == full) gemm_host_micro_tile<MR, NH>(kc, ap, bp, ct, ld, mv, nv, k0 == 0);
+          else gemm_host_micro_tile<MR, NR>(kc, ap, bp, ct, ld, mv, nv, k0 == 0);
         }
       }
     }
