@@ -27,7 +27,7 @@ struct Layer {
   double gemm_flops() const { return 2.0 * double(batch) * double(in) * double(out); }
 };
 
-const std::vector<Layer> kLayers = {{256, 784, 512}, {256, 512, 512}, {256, 512, 10}, {32, 64, 64}};
+const std::vector<Layer> kLayers = {{256, 784, 512}, {256, 512, 512}, {256, 512, 10}, {32, 64, 64}, {32, 64, 10}};
 
 kt_bench::Results g_results;
 
