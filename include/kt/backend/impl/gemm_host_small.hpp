@@ -97,7 +97,7 @@ void gemm_host_small_panel(const GemmProblem<T, T>& p, const T* ab, std::int64_t
 /// gemm_host_small with row tiles of MR. Panels of op(B) are NR columns wide, but a last
 /// partial panel of at most NR / 2 columns is NR / 2 wide: with AVX-512's NR = 32, a 10-class
 /// output layer's products then compute 6 padding columns instead of 22 (docs/performance.md,
-/// "Small products").
+/// "Narrow last panels").
 template <int MR, class T>
 void gemm_host_small_tiles(const GemmProblem<T, T>& p) {
   constexpr int NR = GemmTiles<Kokkos::DefaultHostExecutionSpace, T>::NR, NH = NR / 2;
