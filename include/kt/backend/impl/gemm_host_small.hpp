@@ -21,6 +21,7 @@
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_kokkos_host.hpp"
+#include "kt/backend/impl/gemm_layout.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -67,8 +68,8 @@ KT_IMPL_GEMM_MICRO_INLINE void gemm_micro_direct(std::int64_t k, const Acc* KOKK
 
 /// The row tiles of one panel of op(B), W columns wide (nv of them valid) and `ldb` apart in
 /// `bp`, into C's columns j0 .. j0 + nv: full tiles straight into C where they can, the rest
-/// through a tile buffer and the packed kernels' epilogue (alpha * acc (+ beta * C)). The
-/// partial row tile reads op(A) from `apack` (MR rows of k, zero-padded).
+/// through a tile buffer and the packed kernels' epilogue (gemm_store). The partial row tile
+/// reads op(A) from `apack` (MR rows of k, zero-padded).
 template <int MR, int W, class T>
 void gemm_host_small_panel(const GemmProblem<T, T>& p, const T* ab, std::int64_t ars, std::int64_t acs,
                            const T* apack, const T* bp, std::int64_t ldb, T* cb, std::int64_t j0, int nv) {
@@ -87,9 +88,9 @@ void gemm_host_small_panel(const GemmProblem<T, T>& p, const T* ab, std::int64_t
     for (int i = 0; i < mv; ++i) {
       T* const ci = ct + i * p.ldc;
       if (beta == T(0))
-        for (int j = 0; j < nv; ++j) ci[j] = alpha * tile[i * W + j];
+        for (int j = 0; j < nv; ++j) gemm_store<false>(ci[j], tile[i * W + j], alpha, beta);
       else
-        for (int j = 0; j < nv; ++j) ci[j] = alpha * tile[i * W + j] + beta * ci[j];
+        for (int j = 0; j < nv; ++j) gemm_store<true>(ci[j], tile[i * W + j], alpha, beta);
     }
   }
 }
@@ -130,14 +131,13 @@ void gemm_host_small_tiles(const GemmProblem<T, T>& p) {
       gemm_host_small_panel<MR, NR>(p, ab, ars, acs, apack, bp, tb ? NR : bcs, cb, jr * NR, NR);
     }
     if (tail == 0) continue;
-    const T* const bt = bb + full * NR * brs;
-    if (tail_width == NH) {
-      gemm_pack_host<NH>(tpack, bt, brs, bcs, int(tail), 1, int(k), int(k * NH));
-      gemm_host_small_panel<MR, NH>(p, ab, ars, acs, apack, tpack, NH, cb, full * NR, int(tail));
-    } else {
-      gemm_pack_host<NR>(tpack, bt, brs, bcs, int(tail), 1, int(k), int(k * NR));
-      gemm_host_small_panel<MR, NR>(p, ab, ars, acs, apack, tpack, NR, cb, full * NR, int(tail));
-    }
+    const auto tail_panel = [&](auto width) {  // packed, zero-padded, W = NH or NR wide
+      constexpr int W = decltype(width)::value;
+      gemm_pack_host<W>(tpack, bb + full * NR * brs, brs, bcs, int(tail), 1, int(k), int(k * W));
+      gemm_host_small_panel<MR, W>(p, ab, ars, acs, apack, tpack, W, cb, full * NR, int(tail));
+    };
+    if (tail_width == NH) tail_panel(std::integral_constant<int, NH>{});
+    else tail_panel(std::integral_constant<int, NR>{});
   }
 }
 
