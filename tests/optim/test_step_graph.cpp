@@ -125,7 +125,7 @@ TEST_CASE_TEMPLATE("kt::StepGraph replays the step as the eager step runs", D, K
       eager_losses.push_back(eager.step(x, y).item());
       graph_losses.push_back(step(x, y).item());
     }
-    CHECK(step.captured() == !kt::is_host_accessible_v<D>);
+    CHECK(step.captured());
     CHECK(same<D>(graph_losses, eager_losses));
     CHECK(same<D>(graphed.weights(), eager.weights()));
     if (adam) CHECK(graphed.opt->state(0).step == 6);  // step counts advance at every replay, as the eager ones do
@@ -147,7 +147,7 @@ TEST_CASE_TEMPLATE("kt::StepGraph replays a loss-scaled step, skips included, as
       (void)step(x, y_for<D>(k));
       if (k == 5) CHECK(graphed.weights() == weights_before);  // skipped on the device
     }
-    CHECK(step.captured() == !kt::is_host_accessible_v<D>);
+    CHECK(step.captured());
     CHECK(same<D>(graphed.weights(), eager.weights()));
     // Scale 256, growth every 2 clean steps: 512 (k=1), 1024 (k=3), backoff at k=5 to 512,
     // growth at k=7 to 1024; 7 steps taken.
@@ -210,4 +210,77 @@ TEST_CASE_TEMPLATE("kt::StepGraph refuses a loss scaler whose optimizer reads th
   const std::string e = kt_test::error_of([&] { step(kt::from_host<float, D>({1.0f, 1.0f}, {2})); });
   CHECK(e.find("kt::optim::SGD::step_unless (what kt::amp::GradScaler::step calls): this step reads the Inf/NaN "
                "flag on the host (foreach(false)") == 0);
+}
+
+namespace {
+
+/// A regression step with dropout, layer norm, a softmax, a constant made from host data and
+/// Adam: on a host device its replays must draw new dropout masks and read the step's scalars
+/// again, as the eager step does.
+template <class D>
+struct MixedTrainer {
+  kt::Var<float, D> w{kt::randn<float, D>({12, 6}, 7), true};
+  kt::Var<float, D> gamma{kt::ones<float, D>({6}), true};
+  kt::Var<float, D> beta{kt::zeros<float, D>({6}), true};
+  kt::Generator gen{123};
+  kt::optim::Adam<float, D> opt{std::vector<kt::Var<float, D>>{w, gamma, beta}, kt::optim::AdamOptions(1e-2)};
+  std::vector<float> scale = {0.5f, 1, 1.5f, 2, 2.5f, 3};
+
+  kt::Tensor<float, D> step(const kt::Tensor<float, D>& x, const kt::Tensor<float, D>& y) {
+    opt.zero_grad();
+    const auto c = kt::Var<float, D>(kt::from_host<float>(D(), scale.data(), {6}));
+    auto h = kt::layer_norm(kt::matmul(kt::Var<float, D>(x), w), {6}, gamma, beta);
+    h = kt::softmax(kt::dropout(h, 0.25, true, gen) * c, 1);
+    auto loss = kt::mse_loss(h, y);
+    loss.backward();
+    opt.step();
+    return loss.data();
+  }
+};
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("kt::StepGraph on a host device replays dropout, layer norm, softmax and from_host as the eager "
+                   "step runs them",
+                   D, KT_DEVICES) {
+  if constexpr (kt::is_host_accessible_v<D>) {
+    MixedTrainer<D> eager, graphed;
+    auto step = kt::make_step_graph<D>(
+        [&](const kt::Tensor<float, D>& x, const kt::Tensor<float, D>& y) { return graphed.step(x, y); });
+    std::vector<float> eager_losses, graph_losses;
+    for (int k = 0; k < 7; ++k) {
+      const auto x = batch_x<D>(k);
+      const auto y = kt::rand<float, D>({8, 6}, 50 + static_cast<std::uint64_t>(k));
+      eager_losses.push_back(eager.step(x, y).item());
+      graph_losses.push_back(step(x, y).item());
+    }
+    CHECK(step.captured());
+    CHECK(graph_losses == eager_losses);
+    for (int i = 0; i < 3; ++i)
+      CHECK(graphed.opt.params()[i].data().to_vector() == eager.opt.params()[i].data().to_vector());
+    CHECK(graphed.gen.offset() == eager.gen.offset());  // a replay draws its mask anew
+    CHECK(graphed.opt.state(0).step == 7);
+  }
+}
+
+TEST_CASE_TEMPLATE("kt::StepGraph on a host device: a replay raises a bad class index, and a void step replays",
+                   D, KT_DEVICES) {
+  if constexpr (kt::is_host_accessible_v<D>) {
+    Trainer<D> t(false);
+    auto step = kt::make_step_graph<D>(
+        [&](const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) { return t.step(x, y); });
+    for (int k = 0; k < 3; ++k) (void)step(batch_x<D>(k), y_for<D>(k));
+    REQUIRE(step.captured());
+    const auto bad = kt::from_host<std::int64_t, D>({0, 1, 2, 3, 0, 1, 2, 0}, {8});
+    const std::string e = kt_test::error_of([&] { (void)step(batch_x<D>(3), bad); });
+    CHECK(e.find("kt::cross_entropy") != std::string::npos);
+    CHECK(e.find("3") != std::string::npos);
+
+    kt::Tensor<float, D> acc = kt::zeros<float, D>({4});
+    auto add = kt::make_step_graph<D>([&](const kt::Tensor<float, D>& x) { kt::add_(acc, x); },
+                                      kt::StepGraphOptions().warmup(1));
+    for (int k = 0; k < 4; ++k) add(kt::full<float, D>({4}, static_cast<float>(k + 1)));
+    CHECK(add.captured());
+    CHECK(acc.to_vector() == std::vector<float>(4, 10.0f));  // 1 eager, 1 recorded, 2 replayed
+  }
 }

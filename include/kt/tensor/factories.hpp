@@ -104,9 +104,17 @@ Tensor<T, D> from_host(const D& exec, const T* data, const Shape& shape) {
   KT_PROFILE_REGION("kt::from_host");
   KT_REQUIRE(data != nullptr || shape.numel() == 0, "kt::from_host: null pointer for shape ", shape.str());
   Tensor<T, D> out(shape, exec);
-  if (out.numel() > 0)
-    Kokkos::deep_copy(impl::work_instance(exec), out.view(),
-                      impl::view_t<const T, 1, Kokkos::HostSpace>(data, static_cast<std::size_t>(out.numel())));
+  if (out.numel() == 0) return out;
+  const impl::view_t<const T, 1, Kokkos::HostSpace> source(data, static_cast<std::size_t>(out.numel()));
+  if (impl::host_recording<D>() != nullptr) {
+    // A recorded host step's replays copy what `data` held when the step was recorded: they
+    // cannot count on `data` still being there.
+    const Kokkos::View<T*, Kokkos::HostSpace> held("kt::from_host", source.extent(0));
+    Kokkos::deep_copy(held, source);
+    impl::copy_views(exec, out.view(), held);
+  } else {
+    Kokkos::deep_copy(impl::work_instance(exec), out.view(), source);
+  }
   return out;
 }
 template <class T, class D = DefaultDevice>

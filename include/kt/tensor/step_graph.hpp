@@ -2,8 +2,10 @@
 /// \file kt/tensor/step_graph.hpp
 /// A training (or inference) step recorded once and replayed (`torch.cuda.graph` with static
 /// inputs, `make_graphed_callables`): on kt::Cuda the step's kernels, cuBLAS calls and copies
-/// become one CUDA graph, launched with one call per batch; on host devices the same code runs
-/// the step eagerly with the same results, so one source serves every device.
+/// become one CUDA graph, launched with one call per batch; on host devices the step's
+/// kernels, products and copies are recorded as they run and replayed in order, without the
+/// autograd graph, shape checks, allocations and dispatch that produced them
+/// (kt/core/impl/host_work.hpp). One source serves every device, with the eager step's results.
 ///
 ///     auto step = kt::make_step_graph<D>([&](const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) {
 ///       opt.zero_grad();
@@ -17,13 +19,13 @@
 ///       ...                                 // loss.item() when you want it (a host wait)
 ///     }
 ///
-/// On Cuda the first `warmup` calls (default 2) run eagerly — optimizers make their state,
-/// cuBLAS its handle, the last one allocates from the graph's memory pool — and the next one
-/// captures the step by stream capture (kt/core/impl/work_instance.hpp says on which stream)
-/// and launches it; later calls only copy
-/// their inputs and launch. Memory the captured step uses comes from that pool, which no other
-/// tensor gets while the graph lives (its replays keep writing it), so the capture finds its
-/// blocks there and replays allocate nothing.
+/// The first `warmup` calls (default 2) run eagerly — optimizers make their state, cuBLAS its
+/// handle; on Cuda the last one allocates from the graph's memory pool — and the next one
+/// captures the step: on Cuda by stream capture (kt/core/impl/work_instance.hpp says on which
+/// stream), then launching it; on host devices by running it while it is recorded. Later calls
+/// only copy their inputs and replay. Memory the captured step uses comes from the graph's
+/// pool, which no other tensor gets while the graph lives (its replays keep writing it), so
+/// replays allocate no tensor.
 ///
 /// Rules, checked with a kt::Error on every device:
 ///  - The inputs keep the dtypes and shapes of the first call (a graph replays fixed shapes:
@@ -36,7 +38,9 @@
 ///    Change what the step reads through tensors, not through host variables.
 ///  - The returned value (and every tensor the step made) is the graph's memory: the next
 ///    replay overwrites it; clone() what you keep.
-/// What the graph captured must outlive it (model, optimizer, tensors it reads).
+///  - Random numbers (dropout, kt::rand) are drawn anew at every replay on host devices, as
+///    the eager step draws them; a CUDA graph replays the offsets it captured.
+/// What the graph captured must outlive it (model, optimizer, generators, tensors it reads).
 
 #include "kt/core/impl/public_begin.hpp"
 
@@ -44,6 +48,7 @@
 #include "kt/core/error.hpp"
 #include "kt/core/impl/caching_allocator.hpp"
 #include "kt/core/impl/capture_state.hpp"
+#include "kt/core/impl/host_work.hpp"
 #include "kt/core/impl/work_instance.hpp"
 #include "kt/tensor/tensor.hpp"
 #include "kt/tensor/transfer.hpp"
@@ -86,10 +91,12 @@ namespace impl {
 /// Sets this thread's capture state for the duration of a call of the step function.
 class CaptureScope {
 public:
-  CaptureScope(const char* step, std::vector<std::function<void()>>* hooks) : saved_(capture_state()) {
+  /// `hooks` set: a capture (a CUDA graph's, or with `host_work` a host device's recording).
+  CaptureScope(const char* step, std::vector<std::function<void()>>* hooks, HostWork* host_work = nullptr)
+      : saved_(capture_state()) {
     KT_REQUIRE(saved_.step == nullptr, step, ": a step function may not call another captured step (",
                saved_.step, " is running)");
-    capture_state() = CaptureState{step, hooks, hooks != nullptr};
+    capture_state() = CaptureState{step, hooks, hooks != nullptr && host_work == nullptr, host_work};
   }
   ~CaptureScope() { capture_state() = saved_; }
   CaptureScope(const CaptureScope&) = delete;
@@ -201,17 +208,23 @@ public:
     check_inputs(inputs...);
     ++calls_;
     const char* name = options_.name().c_str();
+    using Result = std::invoke_result_t<Fn&, const Tensor<Ts, D>&...>;
     if constexpr (is_host_accessible_v<D>) {
-      // Host devices: the step itself, under the same rules as a capture.
-      impl::CaptureScope scope(name, nullptr);
-      return fn_(inputs...);
+      if (calls_ <= options_.warmup()) {
+        impl::CaptureScope scope(name, nullptr);
+        return fn_(inputs...);
+      }
+      auto& held = held_inputs(inputs...);
+      if (!host_recorded_) {
+        record_on_host(held);
+      } else {
+        for (const auto& hook : replay_hooks_) hook();
+        host_work_.replay();
+      }
+      if constexpr (!std::is_void_v<Result>) return std::any_cast<Result>(result_);
     } else {
 #if defined(KOKKOS_ENABLE_CUDA)
-      using Result = std::invoke_result_t<Fn&, const Tensor<Ts, D>&...>;
-      using Inputs = std::tuple<Tensor<Ts, D>...>;
-      if (!static_inputs_.has_value()) static_inputs_ = Inputs(Tensor<Ts, D>(inputs.shape())...);
-      auto& held = std::any_cast<Inputs&>(static_inputs_);
-      copy_inputs(held, std::index_sequence_for<Ts...>(), inputs...);
+      auto& held = held_inputs(inputs...);
       const cudaStream_t stream = impl::kt_cuda_instance().cuda_stream();
       if (calls_ < options_.warmup()) {
         impl::CaptureScope scope(name, nullptr);
@@ -238,16 +251,61 @@ public:
     }
   }
 
-  /// Whether the step has been captured (always false on host devices, which run it eagerly).
+  /// Whether the step has been captured (a CUDA graph, or a host device's recording).
   bool captured() const {
+    if constexpr (is_host_accessible_v<D>) {
+      return host_recorded_;
+    } else {
 #if defined(KOKKOS_ENABLE_CUDA)
-    return graph_.captured();
+      return graph_.captured();
 #else
-    return false;
+      return false;
 #endif
+    }
+  }
+
+  ~StepGraph() {
+    // The recorded work holds tensors of the pool: it goes first, then the pool.
+    host_work_.units.clear();
+    result_.reset();
+    impl::Allocator<memory_space_t<D>>::instance().release_pool(host_pool_);
   }
 
 private:
+  /// The graph's own input tensors, with the caller's inputs copied in (ordered on D's work
+  /// instance before the step's work).
+  template <class... Ts>
+  std::tuple<Tensor<Ts, D>...>& held_inputs(const Tensor<Ts, D>&... inputs) {
+    using Inputs = std::tuple<Tensor<Ts, D>...>;
+    if (!static_inputs_.has_value()) static_inputs_ = Inputs(Tensor<Ts, D>(inputs.shape())...);
+    auto& held = std::any_cast<Inputs&>(static_inputs_);
+    copy_inputs(held, std::index_sequence_for<Ts...>(), inputs...);
+    return held;
+  }
+
+  /// Runs the step on `held` while its work is recorded (kt/core/impl/host_work.hpp), its
+  /// tensors coming from the graph's pool; nothing is kept if it throws.
+  template <class Inputs>
+  void record_on_host(Inputs& held) {
+    auto& allocator = impl::Allocator<memory_space_t<D>>::instance();
+    host_pool_ = allocator.begin_capture(host_pool_);
+    struct End {
+      impl::Allocator<memory_space_t<D>>& a;
+      ~End() { a.end_capture(); }
+    } end{allocator};
+    try {
+      impl::CaptureScope scope(options_.name().c_str(), &replay_hooks_, &host_work_);
+      if constexpr (std::is_void_v<decltype(std::apply(fn_, held))>) std::apply(fn_, held);
+      else result_ = std::apply(fn_, held);
+    } catch (...) {
+      host_work_.units.clear();
+      replay_hooks_.clear();
+      result_.reset();
+      throw;
+    }
+    host_recorded_ = true;
+  }
+
   template <class... Ts>
   void check_inputs(const Tensor<Ts, D>&... inputs) {
     std::vector<std::string> dtypes{dtype_name<Ts>()...};
@@ -277,7 +335,6 @@ private:
     return out + ")";
   }
 
-#if defined(KOKKOS_ENABLE_CUDA)
   template <class Held, std::size_t... I, class... Ts>
   static void copy_inputs(Held& held, std::index_sequence<I...>, const Tensor<Ts, D>&... inputs) {
     // Ordered on kt's stream before the launch; the caller's tensors may be reused at once
@@ -285,9 +342,13 @@ private:
     (kt::copy(D(), std::get<I>(held), inputs), ...);
   }
 
+#if defined(KOKKOS_ENABLE_CUDA)
   impl::CudaStepGraph graph_;
-  std::any static_inputs_, result_;
 #endif
+  std::any static_inputs_, result_;
+  impl::HostWork host_work_;
+  impl::BlockPool* host_pool_ = nullptr;
+  bool host_recorded_ = false;
   Fn fn_;
   StepGraphOptions options_;
   std::vector<std::function<void()>> replay_hooks_;

@@ -14,7 +14,7 @@
 #include "kt/core/impl/public_begin.hpp"
 
 #include "kt/core/impl/host_wait.hpp"
-#include "kt/core/impl/work_instance.hpp"
+#include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/impl/copy_check.hpp"
 #include "kt/tensor/impl/same_device.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -52,7 +52,7 @@ void copy(const ExecSpace& exec, const Tensor<T1, D1>& dst, const Tensor<T2, D2>
     KT_PROFILE_REGION("kt::copy(exec)");
     impl::check_copy(dst, src, "kt::copy");
     if (src.numel() == 0) return;
-    Kokkos::deep_copy(impl::work_instance(exec), dst.view(), src.view());
+    impl::copy_views(exec, dst.view(), src.view());
   }
 }
 

@@ -16,6 +16,7 @@
 #include "kt/backend/impl/gemm_widen.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
 #include "kt/core/impl/compiled.hpp"
+#include "kt/core/impl/host_work.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/scratch.hpp"
 #include "kt/core/impl/stream_events.hpp"
@@ -176,8 +177,13 @@ void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptio
   if (p.empty()) return;
   if (p.k == 0) return scale_c(exec, p);
   const GemmChoice choice = choose_gemm(exec, p, options);
-  TuningState::instance().calls[static_cast<int>(choice.backend)].fetch_add(1, std::memory_order_relaxed);
-  run_gemm_choice(exec, p, choice);
+  const auto run = [exec, p, choice] {
+    TuningState::instance().calls[static_cast<int>(choice.backend)].fetch_add(1, std::memory_order_relaxed);
+    run_gemm_choice(exec, p, choice);
+  };
+  // A recorded host step replays the product with the back-end chosen now.
+  if (HostWork* recording = host_recording<Exec>()) record_host_work(recording, run);
+  else run();
 }
 
 }  // namespace kt::impl

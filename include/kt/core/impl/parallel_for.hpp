@@ -20,13 +20,16 @@
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/error.hpp"
 #include "kt/core/impl/host_wait.hpp"
+#include "kt/core/impl/host_work.hpp"
 #include "kt/core/impl/work_instance.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 namespace kt::impl {
@@ -69,12 +72,9 @@ struct RangePieces {
   void operator()(std::int64_t c) const { run_range(*f, c * chunk, std::min(n, (c + 1) * chunk)); }
 };
 
-/// Kokkos::parallel_for(label, [0, n), f) on `exec`; on a host pool, on the calling thread or
-/// on ceil(work / host_grain) threads (at most the pool) when `work` (default n) is small, one
-/// contiguous piece each. Every launch stays a Kokkos kernel, so kt::Profiler and Kokkos Tools
-/// see it.
+/// parallel_for's launch.
 template <class Exec, class F>
-void parallel_for(const Exec& exec, const char* label, std::int64_t n, const F& f, std::int64_t work = -1) {
+void launch_for(const Exec& exec, const std::string& label, std::int64_t n, const F& f, std::int64_t work) {
   using Inline = typename inline_space<Exec>::type;
   if constexpr (!std::is_same_v<Inline, Exec>) {
     const std::int64_t threads = ((work < 0 ? n : work) + host_grain - 1) / host_grain;
@@ -87,9 +87,20 @@ void parallel_for(const Exec& exec, const char* label, std::int64_t n, const F& 
   }
 }
 
-/// parallel_reduce without the host-wait bookkeeping.
+/// Kokkos::parallel_for(label, [0, n), f) on `exec`; on a host pool, on the calling thread or
+/// on ceil(work / host_grain) threads (at most the pool) when `work` (default n) is small, one
+/// contiguous piece each. Every launch stays a Kokkos kernel, so kt::Profiler and Kokkos Tools
+/// see it. One unit of a step recorded on a host device (kt/core/impl/host_work.hpp).
+template <class Exec, class F>
+void parallel_for(const Exec& exec, const char* label, std::int64_t n, const F& f, std::int64_t work = -1) {
+  if (HostWork* recording = host_recording<Exec>())
+    return record_host_work(recording, [exec, name = std::string(label), n, f, work] { launch_for(exec, name, n, f, work); });
+  launch_for(exec, label, n, f, work);
+}
+
+/// parallel_reduce's launch.
 template <class Exec, class F, class... Results>
-void reduce_on(const Exec& exec, const char* label, std::int64_t n, const F& f, Results&... results) {
+void launch_reduce(const Exec& exec, const std::string& label, std::int64_t n, const F& f, Results&... results) {
   using Inline = typename inline_space<Exec>::type;
   if constexpr (!std::is_same_v<Inline, Exec>) {
     if (n < host_grain) {
@@ -98,6 +109,19 @@ void reduce_on(const Exec& exec, const char* label, std::int64_t n, const F& f, 
     }
   }
   Kokkos::parallel_reduce(label, index_policy_t<Exec>(work_instance(exec), 0, n), f, results...);
+}
+
+/// parallel_reduce without the host-wait bookkeeping; into Views, one unit of a recorded host
+/// step (into host scalars it is refused there, by HostWait).
+template <class Exec, class F, class... Results>
+void reduce_on(const Exec& exec, const char* label, std::int64_t n, const F& f, Results&... results) {
+  if constexpr ((Kokkos::is_view<Results>::value && ...)) {
+    if (HostWork* recording = host_recording<Exec>())
+      return record_host_work(recording, [exec, name = std::string(label), n, f, results...]() mutable {
+        launch_reduce(exec, name, n, f, results...);
+      });
+  }
+  launch_reduce(exec, label, n, f, results...);
 }
 
 /// Kokkos::parallel_reduce(label, [0, n), f, results...) on `exec`, on the calling thread when
@@ -115,6 +139,14 @@ void parallel_reduce(const Exec& exec, const char* label, std::int64_t n, const 
   }
 }
 
+/// Kokkos::deep_copy(dst, src) ordered on `exec`; one unit of a step recorded on a host device.
+template <class Exec, class Dst, class Src>
+void copy_views(const Exec& exec, const Dst& dst, const Src& src) {
+  if (HostWork* recording = host_recording<Exec>())
+    return record_host_work(recording, [exec, dst, src] { Kokkos::deep_copy(work_instance(exec), dst, src); });
+  Kokkos::deep_copy(work_instance(exec), dst, src);
+}
+
 /// f(i) for i in [0, pieces) on the host's default execution space, piece i on thread i of
 /// its (whole) team; one after another on the calling thread where there is no pool or the
 /// caller is already inside one. For a few large pieces of host work that call libraries or
@@ -122,6 +154,8 @@ void parallel_reduce(const Exec& exec, const char* label, std::int64_t n, const 
 template <class F>
 void parallel_pieces(const char* label, int pieces, const F& f) {
   using Host = Kokkos::DefaultHostExecutionSpace;
+  KT_REQUIRE(host_recording<Host>() == nullptr, label, " cannot be recorded in a step on a host device: it runs "
+             "only inside a unit of recorded work (a GEMM)");
   if (pieces == 1) {
     f(0);
     return;

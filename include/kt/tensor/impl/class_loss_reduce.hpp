@@ -16,6 +16,7 @@
 #include "kt/core/dtype.hpp"
 #include "kt/core/impl/compiled.hpp"
 #include "kt/core/impl/device_errors.hpp"
+#include "kt/core/impl/host_work.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/work_instance.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -76,18 +77,15 @@ struct ClassLossPartial {
   }
 };
 
-/// Reduces `rows` (N) of targets `target` (N) by mean (mean = true) or sum; records targets
-/// outside [0, classes) that are not ignore_index as an error of op `op` (DeviceErrorOps).
-/// On host devices that error is raised here.
+/// The kernel of reduce_class_loss; on host devices it raises a bad target's error itself.
 template <class T, class D>
-ClassLossReduction<T, D> reduce_class_loss(const Tensor<T, D>& rows, const Tensor<std::int64_t, D>& target,
-                                           std::int64_t classes, std::int64_t ignore_index, bool mean,
-                                           std::int64_t op) {
+void launch_class_loss_reduce(const ClassLossReduction<T, D>& out, const Tensor<T, D>& rows,
+                              const Tensor<std::int64_t, D>& target, std::int64_t classes, std::int64_t ignore_index,
+                              bool mean, std::int64_t op) {
   using C = compute_t<T>;
   using Exec = typename inline_space<D>::type;
   using Policy = Kokkos::TeamPolicy<Exec, Kokkos::IndexType<std::int64_t>>;
   using Member = typename Policy::member_type;
-  ClassLossReduction<T, D> out{Tensor<T, D>(Shape{}), Tensor<C, D>(Shape{})};
   const auto l = rows.view();
   const auto t = target.view();
   const auto loss = out.loss.view();
@@ -117,6 +115,19 @@ ClassLossReduction<T, D> reduce_class_loss(const Tensor<T, D>& rows, const Tenso
     }
   });
   if constexpr (is_host_accessible_v<D>) raise_device_errors<memory_space_t<D>>(nullptr);
+}
+
+/// Reduces `rows` (N) of targets `target` (N) by mean (mean = true) or sum; records targets
+/// outside [0, classes) that are not ignore_index as an error of op `op` (DeviceErrorOps).
+/// On host devices that error is raised here, and at every replay of a recorded step.
+template <class T, class D>
+ClassLossReduction<T, D> reduce_class_loss(const Tensor<T, D>& rows, const Tensor<std::int64_t, D>& target,
+                                           std::int64_t classes, std::int64_t ignore_index, bool mean,
+                                           std::int64_t op) {
+  ClassLossReduction<T, D> out{Tensor<T, D>(Shape{}), Tensor<compute_t<T>, D>(Shape{})};
+  if (HostWork* recording = host_recording<D>())
+    record_host_work(recording, [=] { launch_class_loss_reduce(out, rows, target, classes, ignore_index, mean, op); });
+  else launch_class_loss_reduce(out, rows, target, classes, ignore_index, mean, op);
   return out;
 }
 

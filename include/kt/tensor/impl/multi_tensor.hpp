@@ -23,6 +23,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -63,9 +64,14 @@ inline constexpr bool has_bind_v<F, std::void_t<decltype(std::declval<const F&>(
 /// compiler can then vectorise — read through a pointer inside the loop, a float scalar may
 /// alias the float stores and keeps the loop scalar, many times slower (docs/performance.md,
 /// "Host float products").
+///
+/// A recorded host step keeps the whole loop as one unit, so that its replays read those
+/// scalars again (kt/core/impl/host_work.hpp).
 template <class D, class F>
 void multi_tensor_for(const char* label, const F& f) {
   if constexpr (is_host_accessible_v<D>) {
+    if (HostWork* recording = host_recording<D>())
+      return record_host_work(recording, [name = std::string(label), f] { multi_tensor_for<D>(name.c_str(), f); });
     for (int e = 0; e < f.group.size; ++e) {
       const std::int64_t n = f.group.end[e] - f.group.begin(e);
       if constexpr (has_bind_v<F>) {

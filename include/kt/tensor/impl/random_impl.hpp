@@ -3,6 +3,7 @@
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/impl/host_work.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/tensor/generator.hpp"
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <type_traits>
 
 namespace kt::impl {
@@ -20,15 +22,11 @@ namespace kt::impl {
 // in block i / per_block, so the result does not depend on how threads split the work.
 // `upper` caps every value (after rounding to T): rand's results must stay below `high` even
 // when low + (high - low) * u rounds up to it, which happens in float and often in 16 bits.
-template <class T, class D, class Fill>
-Tensor<T, D> random_fill(const D& exec, const char* label, const Shape& shape, Generator& gen, Fill fill,
-                         T upper = std::numeric_limits<T>::max()) {
-  KT_PROFILE_REGION(label);
-  Tensor<T, D> out(shape, exec);
-  const auto v = out.view();
+template <class D, class View, class Fill, class T = typename View::non_const_value_type>
+void launch_random_fill(const D& exec, const char* label, const View& v, std::uint64_t seed, std::uint64_t offset,
+                        const Fill& fill, T upper) {
   const auto n = static_cast<std::int64_t>(v.extent(0));
   constexpr std::int64_t per_block = Fill::per_block;
-  const std::uint64_t seed = gen.seed(), offset = gen.next_offset();
   parallel_for(exec, label, (n + per_block - 1) / per_block, KOKKOS_LAMBDA(std::int64_t block) {
                          compute_t<T> values[4];
                          fill(philox_block(seed, offset, static_cast<std::uint64_t>(block)), values);
@@ -37,6 +35,21 @@ Tensor<T, D> random_fill(const D& exec, const char* label, const Shape& shape, G
                            v(static_cast<std::size_t>(block * per_block + k)) = value < upper ? value : upper;
                          }
                        });
+}
+
+/// A recorded host step draws a new offset from `gen` at every replay, as the eager step does
+/// (kt/core/impl/host_work.hpp): `gen` must outlive the step graph.
+template <class T, class D, class Fill>
+Tensor<T, D> random_fill(const D& exec, const char* label, const Shape& shape, Generator& gen, Fill fill,
+                         T upper = std::numeric_limits<T>::max()) {
+  KT_PROFILE_REGION(label);
+  Tensor<T, D> out(shape, exec);
+  const auto v = out.view();
+  if (HostWork* recording = host_recording<D>())
+    record_host_work(recording, [exec, name = std::string(label), v, &gen, fill, upper] {
+      launch_random_fill(exec, name.c_str(), v, gen.seed(), gen.next_offset(), fill, upper);
+    });
+  else launch_random_fill(exec, label, v, gen.seed(), gen.next_offset(), fill, upper);
   return out;
 }
 

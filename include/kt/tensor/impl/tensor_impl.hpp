@@ -92,7 +92,7 @@ Tensor<T, Device> Tensor<T, Device>::clone(const Device& exec) const {
   KT_PROFILE_REGION("kt::Tensor::clone");
   require_defined("clone");
   Tensor out(shape_, exec);
-  if (numel() > 0) Kokkos::deep_copy(impl::work_instance(exec), out.view(), view());
+  if (numel() > 0) impl::copy_views(exec, out.view(), view());
   return out;
 }
 
@@ -155,7 +155,7 @@ typename Tensor<T, Device>::template to_t<X> Tensor<T, Device>::to(const Exec& e
       if constexpr (std::is_same_v<Exec, X>) return Tensor<T, X>(shape_, exec);
       else return Tensor<T, X>(shape_);
     }();
-    if (numel() > 0) Kokkos::deep_copy(impl::work_instance(exec), out.view(), view());
+    if (numel() > 0) impl::copy_views(exec, out.view(), view());
     return out;
   } else {
     static_assert(std::is_same_v<Exec, Device>,
