@@ -9,6 +9,7 @@
 #include "kt/backend/impl/gemm_blas.hpp"
 #include "kt/backend/impl/gemm_eigen.hpp"
 #include "kt/backend/impl/gemm_host_small.hpp"
+#include "kt/backend/impl/gemm_transpose.hpp"
 #include "kt/backend/impl/tuning_state.hpp"
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
@@ -66,11 +67,29 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
   return out;
 }
 
+/// True for a small product with B transposed, at least 8 rows and at least one full panel of
+/// op(B) (the Linear forward's x · Wᵀ of a small MLP), where the CPU has AVX-512: kt's
+/// small-product path packs op(B) in register transposes and runs it in 0.4–0.85x OpenBLAS'
+/// time. With fewer rows the packing is most of the product and OpenBLAS' small kernel wins
+/// (docs/performance.md, "Transposed operands").
+template <class T, class C>
+bool gemm_small_transposed_b(const GemmProblem<T, C>& p) {
+#if defined(KT_IMPL_GEMM_TRANSPOSE16)
+  constexpr int NR = GemmTiles<Kokkos::DefaultHostExecutionSpace, gemm_acc_t<T>>::NR;
+  return std::is_same_v<T, float> && p.trans_b == Transpose::Yes && p.m >= 8 && p.n >= NR && p.flops() < 1e6 &&
+         gemm_host_small_fits(p);
+#else
+  (void)p;
+  return false;
+#endif
+}
+
 /// The heuristic used without benchmark mode. Products under 0.5 MFLOP run on one thread
 /// (below that a fork-join costs more than the second thread saves). Host float products go to
 /// BLAS when kt has one — threaded by kt on its own pool, it wins at every MLP shape, skinny
 /// ones (k = 10) included, where Eigen is far behind — unless that BLAS runs kernels narrower
-/// than kt's on this CPU (kt/backend/impl/blas_core.hpp) — else to Eigen, else to kt's kernel.
+/// than kt's on this CPU (kt/backend/impl/blas_core.hpp) or the product is a small one with B
+/// transposed (gemm_small_transposed_b) — else to Eigen, else to kt's kernel.
 /// Host 16-bit products go to kt's kernel, which widens the operands while packing them: the
 /// libraries need fp32 copies first, a memory-bound pass kt's kernel does not make (ahead of
 /// widened OpenBLAS on 2 threads, level on 1). Figures behind these choices:
@@ -87,7 +106,7 @@ GemmChoice gemm_heuristic(const GemmProblem<T, C>& p, int concurrency) {
     const auto kokkos_threads = [&] { return gemm_host_small_fits(p) && p.flops() < 1e6 ? 1 : threads; };
     if constexpr (host_library_ok_v<Exec, T>) {
       if (have_blas_gemm) {
-        if (!blas_core().bypassed) return {GemmBackend::Blas, threads, 0};
+        if (!blas_core().bypassed && !gemm_small_transposed_b(p)) return {GemmBackend::Blas, threads, 0};
         return {GemmBackend::Kokkos, kokkos_threads(), 0};  // kt's kernel, wider on this CPU
       }
       if (have_eigen_gemm) return {GemmBackend::Eigen, threads, 0};
