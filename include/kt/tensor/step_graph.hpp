@@ -60,6 +60,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <any>
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -306,25 +307,30 @@ private:
     host_recorded_ = true;
   }
 
+  /// Allocates nothing once the first call's dtypes and shapes are kept: a replay's only host
+  /// work besides the recorded units.
   template <class... Ts>
   void check_inputs(const Tensor<Ts, D>&... inputs) {
-    std::vector<std::string> dtypes{dtype_name<Ts>()...};
-    std::vector<Shape> shapes{inputs.shape()...};
     std::size_t i = 0;
-    for (const bool defined : {inputs.defined()...}) {
-      KT_REQUIRE(defined, options_.name(), ": input ", i, " is undefined");
+    for (const bool defined : {true, inputs.defined()...}) {  // true: a step may take no input
+      KT_REQUIRE(defined, options_.name(), ": input ", i - 1, " is undefined");
       ++i;
     }
+    const std::array<const char*, sizeof...(Ts)> dtypes{dtype_name<Ts>()...};
+    const std::array<const Shape*, sizeof...(Ts)> shapes{&inputs.shape()...};
     if (calls_ == 0) {
-      dtypes_ = dtypes;
-      shapes_ = shapes;
+      dtypes_.assign(dtypes.begin(), dtypes.end());
+      for (const Shape* shape : shapes) shapes_.push_back(*shape);
       return;
     }
-    KT_REQUIRE(dtypes == dtypes_, options_.name(), ": called with ", dtypes.size(), " inputs of dtypes ", list(dtypes),
-               " but first with ", list(dtypes_), "; a step graph keeps its inputs' dtypes");
+    bool same = dtypes_.size() == dtypes.size();
+    for (std::size_t k = 0; same && k < dtypes.size(); ++k) same = dtypes_[k] == dtypes[k];
+    KT_REQUIRE(same, options_.name(), ": called with ", dtypes.size(), " inputs of dtypes ",
+               list(std::vector<std::string>(dtypes.begin(), dtypes.end())), " but first with ", list(dtypes_),
+               "; a step graph keeps its inputs' dtypes");
     for (std::size_t k = 0; k < shapes.size(); ++k)
-      KT_REQUIRE(shapes[k] == shapes_[k], options_.name(), ": input ", k, " has shape ", shapes[k].str(),
-                 " but the step was first called (and is captured on a GPU) with ", shapes_[k].str(),
+      KT_REQUIRE(*shapes[k] == shapes_[k], options_.name(), ": input ", k, " has shape ", shapes[k]->str(),
+                 " but the step was first called (and captured) with ", shapes_[k].str(),
                  "; a graph replays fixed shapes: use one StepGraph per shape, or drop the last partial batch "
                  "(kt::DataLoaderOptions().drop_last(true))");
   }

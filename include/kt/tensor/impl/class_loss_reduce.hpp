@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <string>
 
 namespace kt::impl {
 
@@ -95,7 +96,8 @@ void launch_class_loss_reduce(const ClassLossReduction<T, D>& out, const Tensor<
   const int team = class_loss_team<D>;
   const std::size_t scratch = team * sizeof(ClassLossPartial);
   const Policy policy = Policy(work_instance(Exec()), 1, team).set_scratch_size(0, Kokkos::PerTeam(scratch));
-  Kokkos::parallel_for("kt::class_loss::reduce", policy, KOKKOS_LAMBDA(const Member& m) {
+  static const std::string label = "kt::class_loss::reduce";  // made once: a replay allocates nothing
+  Kokkos::parallel_for(label, policy, KOKKOS_LAMBDA(const Member& m) {
     const int r = m.team_rank();
     auto* parts = static_cast<ClassLossPartial*>(m.team_scratch(0).get_shmem(scratch));
     parts[r] = ClassLossPartial::of_rows<C>(l, t, n, r, team, classes, ignore_index);

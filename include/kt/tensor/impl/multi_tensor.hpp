@@ -70,18 +70,22 @@ inline constexpr bool has_bind_v<F, std::void_t<decltype(std::declval<const F&>(
 template <class D, class F>
 void multi_tensor_for(const char* label, const F& f) {
   if constexpr (is_host_accessible_v<D>) {
-    if (HostWork* recording = host_recording<D>())
-      return record_host_work(recording, [name = std::string(label), f] { multi_tensor_for<D>(name.c_str(), f); });
-    for (int e = 0; e < f.group.size; ++e) {
-      const std::int64_t n = f.group.end[e] - f.group.begin(e);
-      if constexpr (has_bind_v<F>) {
-        const auto g = f.bind(e);
-        if (g.skip) continue;
-        parallel_for(D(), label, n, KOKKOS_LAMBDA(std::int64_t k) { g(k); });
-      } else {
-        parallel_for(D(), label, n, KOKKOS_LAMBDA(std::int64_t k) { f.element(e, k); });
+    // Host lambdas (an extended device lambda cannot live in a lambda); one label string for
+    // every tensor's launch.
+    const auto run = [name = std::string(label), f] {
+      for (int e = 0; e < f.group.size; ++e) {
+        const std::int64_t n = f.group.end[e] - f.group.begin(e);
+        if constexpr (has_bind_v<F>) {
+          const auto g = f.bind(e);
+          if (g.skip) continue;
+          launch_for(D(), name, n, [=](std::int64_t k) { g(k); }, -1);
+        } else {
+          launch_for(D(), name, n, [=](std::int64_t k) { f.element(e, k); }, -1);
+        }
       }
-    }
+    };
+    if (HostWork* recording = host_recording<D>()) record_host_work(recording, run);
+    else run();
   } else {
     parallel_for(D(), label, f.group.total(), KOKKOS_LAMBDA(std::int64_t i) {
       const int e = f.group.entry(i);
