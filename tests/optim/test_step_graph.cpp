@@ -284,3 +284,24 @@ TEST_CASE_TEMPLATE("kt::StepGraph on a host device: a replay raises a bad class 
     CHECK(acc.to_vector() == std::vector<float>(4, 10.0f));  // 1 eager, 1 recorded, 2 replayed
   }
 }
+
+TEST_CASE_TEMPLATE("kt::StepGraph on a host device refuses a step that launches its own Kokkos kernels", D,
+                   KT_DEVICES) {
+  if constexpr (kt::is_host_accessible_v<D>) {
+    kt::Tensor<float, D> acc = kt::zeros<float, D>({4});
+    auto own = kt::make_step_graph<D>([&](const kt::Tensor<float, D>& x) {
+      kt::add_(acc, x);
+      const auto v = acc.view();
+      Kokkos::parallel_for("my_app::double", Kokkos::RangePolicy<D>(0, 4), KOKKOS_LAMBDA(int i) { v(i) *= 2; });
+    }, kt::StepGraphOptions().warmup(1));
+    CHECK(kt_test::error_of([&] { own(kt::ones<float, D>({4})); }) == "");  // the warm-up runs eagerly
+    const std::string e = kt_test::error_of([&] { own(kt::ones<float, D>({4})); });
+    CHECK(e.find("kt::StepGraph: the step function launched Kokkos work kt cannot replay ('my_app::double', 1 "
+                 "launch outside kt's operations)") == 0);
+    CHECK_FALSE(own.captured());
+    // Recorded work that kt launches itself passes the same watch.
+    auto ok = kt::make_step_graph<D>([&](const kt::Tensor<float, D>& x) { kt::add_(acc, x); });
+    for (int k = 0; k < 4; ++k) ok(kt::ones<float, D>({4}));
+    CHECK(ok.captured());
+  }
+}

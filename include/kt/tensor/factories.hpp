@@ -13,6 +13,7 @@
 #include "kt/tensor/impl/factories_impl.hpp"
 #include "kt/tensor/tensor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -109,8 +110,9 @@ Tensor<T, D> from_host(const D& exec, const T* data, const Shape& shape) {
   if (impl::host_recording<D>() != nullptr) {
     // A recorded host step's replays copy what `data` held when the step was recorded: they
     // cannot count on `data` still being there.
-    const Kokkos::View<T*, Kokkos::HostSpace> held("kt::from_host", source.extent(0));
-    Kokkos::deep_copy(held, source);
+    const Kokkos::View<T*, Kokkos::HostSpace> held(Kokkos::view_alloc(Kokkos::WithoutInitializing, "kt::from_host"),
+                                                  source.extent(0));
+    std::copy(data, data + source.extent(0), held.data());
     impl::copy_views(exec, out.view(), held);
   } else {
     Kokkos::deep_copy(impl::work_instance(exec), out.view(), source);

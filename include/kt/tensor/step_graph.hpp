@@ -40,6 +40,9 @@
 ///    replay overwrites it; clone() what you keep.
 ///  - Random numbers (dropout, kt::rand) are drawn anew at every replay on host devices, as
 ///    the eager step draws them; a CUDA graph replays the offsets it captured.
+///  - On host devices a replay repeats kt's own work only: Kokkos kernels and copies the step
+///    function launches itself are refused at the recording, named (with a Kokkos tool or a
+///    kt::Profiler running, Kokkos' callbacks are theirs and nothing checks this).
 /// What the graph captured must outlive it (model, optimizer, generators, tensors it reads).
 
 #include "kt/core/impl/public_begin.hpp"
@@ -49,6 +52,7 @@
 #include "kt/core/impl/caching_allocator.hpp"
 #include "kt/core/impl/capture_state.hpp"
 #include "kt/core/impl/host_work.hpp"
+#include "kt/core/impl/host_work_watch.hpp"
 #include "kt/core/impl/work_instance.hpp"
 #include "kt/tensor/tensor.hpp"
 #include "kt/tensor/transfer.hpp"
@@ -295,9 +299,13 @@ private:
       ~End() { a.end_capture(); }
     } end{allocator};
     try {
-      impl::CaptureScope scope(options_.name().c_str(), &replay_hooks_, &host_work_);
-      if constexpr (std::is_void_v<decltype(std::apply(fn_, held))>) std::apply(fn_, held);
-      else result_ = std::apply(fn_, held);
+      const impl::HostWorkWatch watch;
+      {
+        impl::CaptureScope scope(options_.name().c_str(), &replay_hooks_, &host_work_);
+        if constexpr (std::is_void_v<decltype(std::apply(fn_, held))>) std::apply(fn_, held);
+        else result_ = std::apply(fn_, held);
+      }
+      watch.check(options_.name());
     } catch (...) {
       host_work_.units.clear();
       replay_hooks_.clear();

@@ -165,7 +165,10 @@ GemmChoice choose_gemm(const Exec& exec, const GemmProblem<T, C>& p, const GemmO
     return {options.backend(), options.threads() > 0 ? options.threads() : choice.threads, 0};
   }
   if (TuningState::instance().deterministic) return {GemmBackend::Kokkos, concurrency, 0};
-  if (TuningState::instance().benchmark) return tuned_gemm_choice(exec, p, concurrency);
+  if (TuningState::instance().benchmark) {
+    const UnrecordedHostWork trials;  // in a recorded step, the trial runs are not the step's
+    return tuned_gemm_choice(exec, p, concurrency);
+  }
   auto choice = gemm_heuristic<Exec>(p, concurrency);
   if (options.threads() > 0) choice.threads = options.threads();
   return choice;

@@ -12,6 +12,10 @@
 //
 // Work a unit launches belongs to it and is not recorded again: a GEMM's packing kernels, the
 // per-tensor loops of an optimizer's update.
+//
+// A Kokkos launch or copy made while a step is recorded but outside every unit — a user's own
+// Kokkos kernel in the step function — would be skipped by every replay:
+// kt/core/impl/host_work_watch.hpp refuses it.
 
 #include "kt/core/impl/internal.hpp"
 
@@ -42,17 +46,25 @@ HostWork* host_recording() {
   else return nullptr;
 }
 
+/// Work that runs while a step is recorded but is not recorded on its own: a unit's own
+/// launches, and work that is not part of the step (a tuner's trial products).
+class UnrecordedHostWork {
+public:
+  UnrecordedHostWork() : recording_(capture_state().host_work) { capture_state().host_work = nullptr; }
+  ~UnrecordedHostWork() { capture_state().host_work = recording_; }
+  UnrecordedHostWork(const UnrecordedHostWork&) = delete;
+  UnrecordedHostWork& operator=(const UnrecordedHostWork&) = delete;
+
+private:
+  HostWork* recording_;
+};
+
 /// Runs `unit` (a closure holding its operands by value) now and keeps it in `recording` for
 /// the replays; a unit that throws is not kept.
 template <class Unit>
 void record_host_work(HostWork* recording, Unit unit) {
-  struct Nested {  // the unit's own launches are part of it
-    HostWork* recording;
-    explicit Nested(HostWork* r) : recording(r) { capture_state().host_work = nullptr; }
-    ~Nested() { capture_state().host_work = recording; }
-  };
   {
-    const Nested nested(recording);
+    const UnrecordedHostWork nested;  // the unit's own launches are part of it
     unit();
   }
   recording->units.emplace_back(std::move(unit));
