@@ -271,11 +271,11 @@ void summary(const kt_bench::Results& r) {
       if (optimizer == "sgd" && c.mlp() == "64-64-64-10" && c.batch == 32) target = ">= 10, <= 0.015 ms";
       if (optimizer == "sgd" && c.mlp() == "784-512-512-10" && c.batch == 256) target += "; bf16 <= 1.1x fp32";
       std::printf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.mlp().c_str(),
-                  c.batch, optimizer == "sgd" ? "SGD momentum 0.9" : "Adam", cell("%.3f", 1e3 * c.batch / ts).c_str(),
-                  cell("%.0f", ts).c_str(), cell("%.3f", 1e3 * c.batch / ks).c_str(), cell("%.0f", ks).c_str(),
-                  cell("%.2f", ks / ts).c_str(), target.c_str(), cell("%.3f", 1e3 * c.batch / gs).c_str(),
-                  cell("%.2f", gs / ks).c_str(), cell("%.3f", 1e3 * c.batch / bs).c_str(),
-                  cell("%.2f", ks / bs).c_str(), cell("%.3f", 1e3 * c.batch / hs).c_str(), cell("%.2f", ks / hs).c_str());
+                  c.batch, optimizer == "sgd" ? "SGD momentum 0.9" : "Adam", cell("%.4g", 1e3 * c.batch / ts).c_str(),
+                  cell("%.0f", ts).c_str(), cell("%.4g", 1e3 * c.batch / ks).c_str(), cell("%.0f", ks).c_str(),
+                  cell("%.2f", ks / ts).c_str(), target.c_str(), cell("%.4g", 1e3 * c.batch / gs).c_str(),
+                  cell("%.2f", gs / ks).c_str(), cell("%.4g", 1e3 * c.batch / bs).c_str(),
+                  cell("%.2f", ks / bs).c_str(), cell("%.4g", 1e3 * c.batch / hs).c_str(), cell("%.2f", ks / hs).c_str());
     }
   std::fflush(stdout);
 }

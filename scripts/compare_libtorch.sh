@@ -46,11 +46,12 @@ for ((r = 1; r <= rounds; ++r)); do
     out=$(KT_BLAS_NOTICE=0 "$build/bench/bench_train" --threads="$threads" --benchmark_filter="$filter" 2>&1)
     version=$(sed -n 's/^libtorch: \([^,]*\),.*/\1/p' <<<"$out" | head -1)
     [ "$r" -eq 1 ] && echo "$build: LibTorch ${version:-not built in}"
-    # ms/step from the samples/s columns (4 digits where the table prints 3 decimals)
+    # ms/step from the samples/s columns, the StepGraph's as printed (4 significant digits)
     grep -E '^\| [0-9]' <<<"$out" | awk -F'|' -v v="${version:-none}" -v r="$r" '$7 !~ /—/ {
-      gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/^ +| +$/, "", $4)
+      gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/^ +| +$/, "", $4); gsub(/ /, "", $11)
       lt = $6 ~ /—/ ? "—" : sprintf("%.4g", 1e3 * $3 / $6); kt = sprintf("%.4g", 1e3 * $3 / $8)
-      printf "round %d, LibTorch %s: %s b%s %s: LibTorch %s ms, kt %s ms\n", r, v, $2, $3, $4, lt, kt }' | tee -a "$rows"
+      graph = $11 ~ /—/ ? "" : ", kt graph " $11 " ms"
+      printf "round %d, LibTorch %s: %s b%s %s: LibTorch %s ms, kt %s ms%s\n", r, v, $2, $3, $4, lt, kt, graph }' | tee -a "$rows"
   done
 done
 echo "medians over $rounds rounds (ms/step):"
@@ -58,15 +59,19 @@ awk '{
   split($0, h, ": "); key = h[1] ": " h[2]; sub(/^round [0-9]+, /, "", key)
   match($0, /LibTorch [0-9.]+ ms/); lt = substr($0, RSTART + 9, RLENGTH - 12)
   match($0, /kt [0-9.]+ ms/); kt = substr($0, RSTART + 3, RLENGTH - 6)
-  n[key]++; L[key, n[key]] = lt; K[key, n[key]] = kt; if (!(key in seen)) { seen[key] = 1; order[++keys] = key }
+  g = match($0, /kt graph [0-9.]+ ms/) ? substr($0, RSTART + 9, RLENGTH - 12) : 0
+  n[key]++; L[key, n[key]] = lt; K[key, n[key]] = kt; G[key, n[key]] = g
+  if (!(key in seen)) { seen[key] = 1; order[++keys] = key }
 } function med(A, key, c,   i, j, t, v) {
   for (i = 1; i <= c; ++i) v[i] = A[key, i] + 0
   for (i = 1; i <= c; ++i) for (j = i + 1; j <= c; ++j) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
   return c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
 } END {
   for (i = 1; i <= keys; ++i) {
-    key = order[i]; lt = med(L, key, n[key]); kt = med(K, key, n[key])
-    if (lt > 0) printf "  %s: LibTorch %.4g, kt %.4g: LibTorch / kt = %.2f\n", key, lt, kt, lt / kt
-    else printf "  %s: kt %.4g\n", key, kt
+    key = order[i]; lt = med(L, key, n[key]); kt = med(K, key, n[key]); g = med(G, key, n[key])
+    graph = g > 0 ? sprintf("; kt StepGraph %.4g", g) : ""
+    if (lt > 0 && g > 0) graph = graph sprintf(": LibTorch / kt StepGraph = %.2f", lt / g)
+    if (lt > 0) printf "  %s: LibTorch %.4g, kt %.4g: LibTorch / kt = %.2f%s\n", key, lt, kt, lt / kt, graph
+    else printf "  %s: kt %.4g%s\n", key, kt, graph
   }
 }' "$rows"

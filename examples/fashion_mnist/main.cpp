@@ -31,8 +31,8 @@
 // --graph (the default on a GPU without --amp fp16, --distributed or --profile) runs the training step
 // through kt::StepGraph: on Cuda the step is captured once as a CUDA graph and replayed for
 // every full batch (the last, partial batch of an epoch runs the same step eagerly); on host
-// devices it runs eagerly under the same rules. --eager runs every step eagerly. Both give
-// the same losses (to rounding on a GPU). The epoch's train loss is summed on the device and
+// devices the step's work is recorded once and replayed. --eager runs every step eagerly. Both
+// give the same losses (to rounding on a GPU). The epoch's train loss is summed on the device and
 // read once per epoch.
 //
 // --distributed (a build with kt::dist, -DKT_ENABLE_MPI=ON) trains data-parallel on the ranks of
