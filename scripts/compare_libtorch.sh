@@ -3,7 +3,8 @@
 # each BUILD_DIR is a kt build whose bench_train was configured against one LibTorch, and the
 # builds run in turn, ROUNDS times (interleaved, so a change of the machine's speed hits all of
 # them alike). Prints the machine (CPU model, OpenBLAS' kernel family, compiler, commit), each
-# round's rows and, per LibTorch, the medians of kt's and LibTorch's ms/step and their ratio.
+# round's rows and, per LibTorch, the medians of kt's and LibTorch's ms/step and their ratio,
+# for kt's eager step and for the same step through kt::StepGraph (recorded and replayed).
 #
 #   [THREADS=2] [FILTER=regex] scripts/compare_libtorch.sh [ROUNDS=3] BUILD_DIR...
 #
@@ -24,7 +25,7 @@ rounds=3
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then rounds=$1; shift; fi
 [ $# -gt 0 ] || { echo "usage: [THREADS=2] [FILTER=regex] $0 [ROUNDS] BUILD_DIR..." >&2; exit 2; }
 threads=${THREADS:-2}
-filter=${FILTER:-'^train/(784-512-512-10/batch:256|64-64-64-10/batch:32)/(adam/)?(kt|libtorch)/'}
+filter=${FILTER:-'^train/(784-512-512-10/batch:256|64-64-64-10/batch:32)/(adam/)?(graph/)?(kt|libtorch)/'}
 for build in "$@"; do
   [ -x "$build/bench/bench_train" ] || { echo "compare_libtorch: $build/bench/bench_train is not built" >&2; exit 2; }
 done
@@ -38,7 +39,8 @@ compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$1/CMakeCache.txt" | head 
 echo "machine: $cpu (family $family model $model), $(nproc) CPUs; OpenBLAS core ${core:-unknown}; $threads threads"
 echo "compiler: $("${compiler:-c++}" --version 2>/dev/null | head -1); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
-# Rows of bench_train's summary table: | MLP | batch | optimizer | LibTorch ms | . | kt ms | . | ratio | ...
+# Rows of bench_train's summary table: | MLP | batch | optimizer | LibTorch ms | . | kt ms | . | ratio |
+# target | kt StepGraph ms | ...
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 for ((r = 1; r <= rounds; ++r)); do
