@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -113,7 +114,8 @@ void gemm_blas_calls(const GemmProblem<T>& p) {
 /// caller has set the library to one thread.
 template <class T>
 void gemm_blas_pieces(const GemmProblem<T>& p, int pieces) {
-  parallel_pieces("kt::gemm::blas_pieces", pieces, [&](int i) { gemm_blas_calls(gemm_piece(p, i, pieces)); });
+  static const std::string label = "kt::gemm::blas_pieces";  // made once: a replayed step allocates nothing
+  parallel_pieces(label, pieces, [&](int i) { gemm_blas_calls(gemm_piece(p, i, pieces)); });
 }
 
 template <class T>

@@ -152,7 +152,7 @@ void copy_views(const Exec& exec, const Dst& dst, const Src& src) {
 /// caller is already inside one. For a few large pieces of host work that call libraries or
 /// copy memory (kt's BLAS pieces, the loader's gather); f must not throw.
 template <class F>
-void parallel_pieces(const char* label, int pieces, const F& f) {
+void parallel_pieces(const std::string& label, int pieces, const F& f) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   KT_REQUIRE(host_recording<Host>() == nullptr, label, " cannot be recorded in a step on a host device: it runs "
              "only inside a unit of recorded work (a GEMM)");
