@@ -184,7 +184,7 @@ void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptio
     TuningState::instance().calls[static_cast<int>(choice.backend)].fetch_add(1, std::memory_order_relaxed);
     run_gemm_choice(exec, p, choice);
   };
-  // A recorded host step replays the product with the back-end chosen now.
+  // A recorded host step replays the product with the back-end chosen at the recording.
   if (HostWork* recording = host_recording<Exec>()) record_host_work(recording, run);
   else run();
 }

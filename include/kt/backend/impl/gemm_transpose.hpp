@@ -6,7 +6,7 @@
 /// kt's kernels otherwise rely on the compiler's vectoriser (kt/backend/impl/gemm_micro.hpp).
 /// A transpose is the one loop it does not vectorise: GCC 12 and Clang load the block element
 /// by element, 16 strided scalar loads per stored vector. Packing the 64 x 64 weight of a
-/// 32 x 64 x 64 product that way took as long as the product's multiply-adds; sixteen row
+/// 32 x 64 x 64 product that way takes as long as the product's multiply-adds; sixteen row
 /// loads, 64 in-register shuffles and sixteen stores take a fraction of it
 /// (docs/performance.md, "Transposed operands"). Other targets keep the scalar loop.
 
