@@ -185,8 +185,9 @@ void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptio
     run_gemm_choice(exec, p, choice);
   };
   // A recorded host step replays the product with the back-end chosen at the recording.
-  if (HostWork* recording = host_recording<Exec>()) record_host_work(recording, run);
-  else run();
+  if constexpr (is_host_accessible_v<Exec>)
+    if (HostWork* recording = host_recording<Exec>()) return record_host_work(recording, run);
+  run();
 }
 
 }  // namespace kt::impl

@@ -93,8 +93,9 @@ void launch_for(const Exec& exec, const std::string& label, std::int64_t n, cons
 /// see it. One unit of a step recorded on a host device (kt/core/impl/host_work.hpp).
 template <class Exec, class F>
 void parallel_for(const Exec& exec, const char* label, std::int64_t n, const F& f, std::int64_t work = -1) {
-  if (HostWork* recording = host_recording<Exec>())
-    return record_host_work(recording, [exec, name = std::string(label), n, f, work] { launch_for(exec, name, n, f, work); });
+  if constexpr (is_host_accessible_v<Exec>)  // devices without recording compile none of it
+    if (HostWork* recording = host_recording<Exec>())
+      return record_host_work(recording, [exec, name = std::string(label), n, f, work] { launch_for(exec, name, n, f, work); });
   launch_for(exec, label, n, f, work);
 }
 
@@ -115,7 +116,7 @@ void launch_reduce(const Exec& exec, const std::string& label, std::int64_t n, c
 /// step (into host scalars it is refused there, by HostWait).
 template <class Exec, class F, class... Results>
 void reduce_on(const Exec& exec, const char* label, std::int64_t n, const F& f, Results&... results) {
-  if constexpr ((Kokkos::is_view<Results>::value && ...)) {
+  if constexpr (is_host_accessible_v<Exec> && (Kokkos::is_view<Results>::value && ...)) {
     if (HostWork* recording = host_recording<Exec>())
       return record_host_work(recording, [exec, name = std::string(label), n, f, results...]() mutable {
         launch_reduce(exec, name, n, f, results...);
@@ -142,8 +143,9 @@ void parallel_reduce(const Exec& exec, const char* label, std::int64_t n, const 
 /// Kokkos::deep_copy(dst, src) ordered on `exec`; one unit of a step recorded on a host device.
 template <class Exec, class Dst, class Src>
 void copy_views(const Exec& exec, const Dst& dst, const Src& src) {
-  if (HostWork* recording = host_recording<Exec>())
-    return record_host_work(recording, [exec, dst, src] { Kokkos::deep_copy(work_instance(exec), dst, src); });
+  if constexpr (is_host_accessible_v<Exec>)
+    if (HostWork* recording = host_recording<Exec>())
+      return record_host_work(recording, [exec, dst, src] { Kokkos::deep_copy(work_instance(exec), dst, src); });
   Kokkos::deep_copy(work_instance(exec), dst, src);
 }
 

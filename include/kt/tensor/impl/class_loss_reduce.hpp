@@ -127,9 +127,13 @@ ClassLossReduction<T, D> reduce_class_loss(const Tensor<T, D>& rows, const Tenso
                                            std::int64_t classes, std::int64_t ignore_index, bool mean,
                                            std::int64_t op) {
   ClassLossReduction<T, D> out{Tensor<T, D>(Shape{}), Tensor<compute_t<T>, D>(Shape{})};
-  if (HostWork* recording = host_recording<D>())
-    record_host_work(recording, [=] { launch_class_loss_reduce(out, rows, target, classes, ignore_index, mean, op); });
-  else launch_class_loss_reduce(out, rows, target, classes, ignore_index, mean, op);
+  if constexpr (is_host_accessible_v<D>) {
+    if (HostWork* recording = host_recording<D>()) {
+      record_host_work(recording, [=] { launch_class_loss_reduce(out, rows, target, classes, ignore_index, mean, op); });
+      return out;
+    }
+  }
+  launch_class_loss_reduce(out, rows, target, classes, ignore_index, mean, op);
   return out;
 }
 

@@ -45,11 +45,15 @@ Tensor<T, D> random_fill(const D& exec, const char* label, const Shape& shape, G
   KT_PROFILE_REGION(label);
   Tensor<T, D> out(shape, exec);
   const auto v = out.view();
-  if (HostWork* recording = host_recording<D>())
-    record_host_work(recording, [exec, name = std::string(label), v, &gen, fill, upper] {
-      launch_random_fill(exec, name.c_str(), v, gen.seed(), gen.next_offset(), fill, upper);
-    });
-  else launch_random_fill(exec, label, v, gen.seed(), gen.next_offset(), fill, upper);
+  if constexpr (is_host_accessible_v<D>) {
+    if (HostWork* recording = host_recording<D>()) {
+      record_host_work(recording, [exec, name = std::string(label), v, &gen, fill, upper] {
+        launch_random_fill(exec, name.c_str(), v, gen.seed(), gen.next_offset(), fill, upper);
+      });
+      return out;
+    }
+  }
+  launch_random_fill(exec, label, v, gen.seed(), gen.next_offset(), fill, upper);
   return out;
 }
 
