@@ -11,11 +11,14 @@
 //   backward:     softmax dx = y (g − Σ g y);  log_softmax dx = g − exp(x − m − log s) Σ g
 //
 // m and s come from row_exp_sum, which cross-entropy uses too: cross_entropy(x, t) and
-// nll_loss(log_softmax(x), t) are bit-identical.
+// nll_loss(log_softmax(x), t) are bit-identical. On host devices a float exp is exp_inline,
+// whose loops vectorise (kt/core/impl/exp_inline.hpp); elsewhere it is the device's exp.
 
 #include "kt/core/impl/internal.hpp"
 
+#include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
+#include "kt/core/impl/exp_inline.hpp"
 #include "kt/core/impl/kokkos_compat.hpp"
 #include "kt/core/impl/parallel_for.hpp"
 #include "kt/core/impl/sum_acc.hpp"
@@ -25,8 +28,17 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace kt::impl {
+
+/// exp in compute_t for the row kernels of device D: exp_inline for float on host devices,
+/// the device's own exp otherwise.
+template <class D, class C>
+KOKKOS_INLINE_FUNCTION C row_exp(C v) {
+  if constexpr (is_host_accessible_v<D> && std::is_same_v<C, float>) return exp_inline(v);
+  else return KT_KOKKOS_MATH::exp(v);
+}
 
 /// Rows of n elements `inner` apart; row r starts at (r / inner) * n * inner + r % inner.
 struct SoftmaxRows {
@@ -43,9 +55,11 @@ struct RowExpSum {
   KOKKOS_INLINE_FUNCTION C logsumexp() const { return max + static_cast<C>(KT_KOKKOS_MATH::log(sum)); }
 };
 
-/// m and Σ exp(x − m) of the n elements x(base + i * stride): the one log-sum-exp of softmax,
-/// log_softmax and cross-entropy.
-template <class T, class View>
+/// m and Σ exp(x − m) of the n elements x(base + i * stride) on device D: the one log-sum-exp
+/// of softmax, log_softmax and cross-entropy. Host devices take the exps 16 at a time into a
+/// buffer and then add them in index order, so that the exps' loop vectorises (a loop that
+/// also adds in a fixed order cannot); a GPU thread adds each as it comes, in the same order.
+template <class T, class D, class View>
 KOKKOS_INLINE_FUNCTION RowExpSum<compute_t<T>, sum_acc_t<T>> row_exp_sum(const View& x, std::int64_t base,
                                                                          std::int64_t n, std::int64_t stride) {
   using C = compute_t<T>;
@@ -56,8 +70,39 @@ KOKKOS_INLINE_FUNCTION RowExpSum<compute_t<T>, sum_acc_t<T>> row_exp_sum(const V
     m = v > m ? v : m;
   }
   S s = 0;
-  for (std::int64_t i = 0; i < n; ++i) s += static_cast<S>(KT_KOKKOS_MATH::exp(static_cast<C>(x(base + i * stride)) - m));
+  if constexpr (is_host_accessible_v<D>) {
+    constexpr int W = 16;
+    C e[W];
+    for (std::int64_t i0 = 0; i0 < n; i0 += W) {
+      const int w = static_cast<int>(n - i0 < W ? n - i0 : W);
+      for (int j = 0; j < w; ++j) e[j] = row_exp<D>(static_cast<C>(x(base + (i0 + j) * stride)) - m);
+      for (int j = 0; j < w; ++j) s += static_cast<S>(e[j]);
+    }
+  } else {
+    for (std::int64_t i = 0; i < n; ++i) s += static_cast<S>(row_exp<D>(static_cast<C>(x(base + i * stride)) - m));
+  }
   return {m, s};
+}
+
+/// row_exp_sum of B rows at once on a host device: row r's element i at
+/// x(base + r * row_stride + i * stride), its max into m[r] and its sum into s[r]. The same
+/// operations in the same order per row, so the same bits, with the rows in the lanes of the
+/// vector registers: a row of a few classes is too short to vectorise along.
+template <int B, class T, class D, class View>
+KOKKOS_INLINE_FUNCTION void row_block_exp_sum(const View& x, std::int64_t base, std::int64_t row_stride,
+                                              std::int64_t n, std::int64_t stride, compute_t<T> (&m)[B],
+                                              sum_acc_t<T> (&s)[B]) {
+  using C = compute_t<T>;
+  using S = sum_acc_t<T>;
+  for (int r = 0; r < B; ++r) m[r] = static_cast<C>(x(base + r * row_stride));
+  for (std::int64_t i = 1; i < n; ++i)
+    for (int r = 0; r < B; ++r) {
+      const C v = static_cast<C>(x(base + r * row_stride + i * stride));
+      m[r] = v > m[r] ? v : m[r];
+    }
+  for (int r = 0; r < B; ++r) s[r] = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (int r = 0; r < B; ++r) s[r] += static_cast<S>(row_exp<D>(static_cast<C>(x(base + r * row_stride + i * stride)) - m[r]));
 }
 
 inline SoftmaxRows softmax_rows(const char* op, const Shape& shape, int dim) {
@@ -89,7 +134,7 @@ Tensor<T, D> softmax_forward(const D& exec, const char* op, const Tensor<T, D>& 
       exec, op, rows.rows,
       KOKKOS_LAMBDA(std::int64_t r) {
         const std::int64_t base = rows.start(r), stride = rows.inner;
-        const auto row = row_exp_sum<T>(in, base, rows.n, stride);
+        const auto row = row_exp_sum<T, D>(in, base, rows.n, stride);
         const C m = row.max;
         const S s = row.sum;
         if (Log) {  // not `if constexpr`: nvcc's lambdas cannot first capture inside one
@@ -100,7 +145,7 @@ Tensor<T, D> softmax_forward(const D& exec, const char* op, const Tensor<T, D>& 
         } else {
           const C inv = static_cast<C>(S(1) / s);
           for (std::int64_t i = 0; i < rows.n; ++i)
-            out(base + i * stride) = static_cast<T>(KT_KOKKOS_MATH::exp(static_cast<C>(in(base + i * stride)) - m) * inv);
+            out(base + i * stride) = static_cast<T>(row_exp<D>(static_cast<C>(in(base + i * stride)) - m) * inv);
         }
       },
       x.numel());
@@ -157,7 +202,7 @@ Tensor<T, D> log_softmax_backward(const D& exec, const Tensor<T, D>& x, const Te
         const C sum = static_cast<C>(s), row_shift = sv(r);
         for (std::int64_t i = 0; i < rows.n; ++i) {
           const std::int64_t e = base + i * stride;
-          out(e) = static_cast<T>(static_cast<C>(gv(e)) - KT_KOKKOS_MATH::exp(static_cast<C>(xv(e)) - row_shift) * sum);
+          out(e) = static_cast<T>(static_cast<C>(gv(e)) - row_exp<D>(static_cast<C>(xv(e)) - row_shift) * sum);
         }
       },
       x.numel());
