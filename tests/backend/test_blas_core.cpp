@@ -1,8 +1,9 @@
 // Which back-end serves host float products when the linked BLAS runs kernels narrower than
-// kt's own: the rule on hand-picked OpenBLAS core names, the heuristic's choice and the tuning
-// statistics that report it. ctest runs this binary once more with OPENBLAS_CORETYPE=Prescott
-// (OpenBLAS' SSE3 kernels) and says so in KT_TEST_BLAS_CORE: that run really saw that core,
-// and kt's choice followed the rule.
+// kt's own, or has none for small products: the rules on hand-picked OpenBLAS core names, the
+// heuristic's choice and the tuning statistics that report it. ctest runs this file once more
+// with OPENBLAS_CORETYPE=Prescott (OpenBLAS' SSE3 kernels), and in kt_tests_backend_avx2 (kt's
+// kernel built for AVX2) with OPENBLAS_CORETYPE=Haswell, and says so in KT_TEST_BLAS_CORE:
+// those runs really saw that core, and kt's choice followed the rules.
 
 #include "kt_test.hpp"
 
@@ -43,6 +44,21 @@ TEST_CASE("kt passes over a BLAS whose kernels use narrower vector units than it
   CHECK_FALSE(blas_core_loses("", SimdLevel::Avx512, true));
 }
 
+TEST_CASE("kt's small path serves small products where OpenBLAS' core has no kernels for them") {
+  using kt::impl::blas_small_products_lose;
+  // 256-bit FMA cores pack every product; kt's small path, as wide or wider, does not.
+  CHECK(blas_small_products_lose("Haswell", SimdLevel::Avx2Fma));
+  CHECK(blas_small_products_lose("Zen", SimdLevel::Avx2Fma));
+  CHECK(blas_small_products_lose("Zen", SimdLevel::Avx512));  // Zen 4: kept for larger products
+  CHECK(blas_small_products_lose("Prescott", SimdLevel::Avx2Fma));
+  // The AVX-512 cores have small-product kernels; kt's kernel without FMA or narrower: BLAS.
+  CHECK_FALSE(blas_small_products_lose("SkylakeX", SimdLevel::Avx512));
+  CHECK_FALSE(blas_small_products_lose("Cooperlake", SimdLevel::Avx2Fma));
+  CHECK_FALSE(blas_small_products_lose("Haswell", SimdLevel::Avx));
+  CHECK_FALSE(blas_small_products_lose("Prescott", SimdLevel::Sse));
+  CHECK_FALSE(blas_small_products_lose("", SimdLevel::Avx512));
+}
+
 TEST_CASE_TEMPLATE("the tuning statistics count the products each back-end ran", D, KT_HOST_DEVICES) {
   kt::tuning::clear();
   const auto a = kt::rand<float, D>({64, 48}, 1);
@@ -52,11 +68,17 @@ TEST_CASE_TEMPLATE("the tuning statistics count the products each back-end ran",
   auto s = kt::tuning::stats();
   CHECK(s.blas_calls + s.eigen_calls + s.kokkos_calls == 2);
   CHECK(s.cublas_calls == 0);
-  // The heuristic's choice: BLAS unless kt passes over its core.
-  const auto choice = kt::impl::gemm_heuristic<D>(kt::GemmProblem<float>{}, 1).backend;
+  // The heuristic's choice for this small product (64 x 32 x 48, B as stored): BLAS unless kt
+  // passes over its core or its small path beats the core at small products.
+  kt::GemmProblem<float> p;
+  p.m = 64;
+  p.n = 32;
+  p.k = 48;
+  const auto choice = kt::impl::gemm_heuristic<D>(p, 1).backend;
   if (kt::impl::have_blas_gemm) {
-    CHECK(choice == (s.blas_bypassed ? kt::GemmBackend::Kokkos : kt::GemmBackend::Blas));
-    CHECK((s.blas_bypassed ? s.kokkos_calls : s.blas_calls) == 2);
+    const bool on_kt = s.blas_bypassed || kt::impl::blas_core().small_on_kt;
+    CHECK(choice == (on_kt ? kt::GemmBackend::Kokkos : kt::GemmBackend::Blas));
+    CHECK((on_kt ? s.kokkos_calls : s.blas_calls) == 2);
   }
   kt::tuning::set_deterministic(true);  // deterministic mode: kt's kernel, whatever the BLAS
   (void)kt::matmul(a, b);
@@ -72,5 +94,6 @@ TEST_CASE("the linked BLAS core is the one the test run expects, and kt's choice
   MESSAGE("BLAS core: '" << s.blas_core << "', kt's kernel: " << std::string(kt::impl::to_string(kt::impl::kt_kernel_level()))
                          << ", full-width AVX-512: " << full << ", BLAS passed over: " << s.blas_bypassed);
   CHECK(s.blas_bypassed == kt::impl::blas_core_loses(s.blas_core, kt::impl::kt_kernel_level(), full));
+  CHECK(kt::impl::blas_core().small_on_kt == kt::impl::blas_small_products_lose(s.blas_core, kt::impl::kt_kernel_level()));
   if (const char* expected = std::getenv("KT_TEST_BLAS_CORE")) CHECK(s.blas_core == expected);
 }

@@ -97,10 +97,24 @@ inline bool blas_core_loses(const std::string& core, SimdLevel kt_level, bool fu
   return blas < SimdLevel::Avx512 && kt_level == SimdLevel::Avx512 && full_width_avx512;
 }
 
+/// Whether kt's small-product path (kt/backend/impl/gemm_host_small.hpp) beats a BLAS running
+/// OpenBLAS' `core` kernels at products small enough for one thread, where the BLAS keeps the
+/// larger ones. OpenBLAS (0.3.21) has kernels for small products only in its AVX-512 families;
+/// its other cores pack both operands of every product, which kt's small path does not (it
+/// packs op(B) only when B is transposed, in register transposes). Where kt's kernel has FMA
+/// and is at least as wide as the core's, its small path is the faster (docs/performance.md,
+/// "Small products on 256-bit OpenBLAS cores"). Not OpenBLAS (no core name): kept.
+inline bool blas_small_products_lose(const std::string& core, SimdLevel kt_level) {
+  if (core.empty()) return false;
+  const SimdLevel blas = openblas_core_level(core);
+  return blas < SimdLevel::Avx512 && kt_level >= SimdLevel::Avx2Fma && kt_level >= blas;
+}
+
 /// What kt knows of the linked BLAS, decided once per process.
 struct BlasCore {
   std::string name;       // OpenBLAS' kernel family ("Haswell", "Prescott"); empty when unknown
   bool bypassed = false;  // kt's kernel serves the products instead (blas_core_loses)
+  bool small_on_kt = false;  // kt's small path serves small products (blas_small_products_lose)
 };
 
 /// Prints, once, why kt passes over the linked BLAS (KT_BLAS_NOTICE=0 silences it).
@@ -121,6 +135,7 @@ inline const BlasCore& blas_core() {
     if (const char* name = openblas_get_corename()) b.name = name;
 #endif
     b.bypassed = blas_core_loses(b.name, kt_kernel_level(), cpu_full_width_avx512());
+    b.small_on_kt = blas_small_products_lose(b.name, kt_kernel_level());
     if (b.bypassed) blas_bypass_notice(b);
     return b;
   }();

@@ -29,8 +29,8 @@ namespace kt::impl {
 /// reads one cache line per 4 KiB page, which no prefetcher follows; docs/performance.md,
 /// "kt's own host kernel against OpenBLAS"):
 ///  - rs == 1 (X's columns contiguous): X column by column, one R-wide vector per panel;
-///  - otherwise (rows contiguous, cs == 1): fp32 in 16 x 16 register transposes where the CPU
-///    has AVX-512 (kt/backend/impl/gemm_transpose.hpp), the rest R rows at a time, so R
+///  - otherwise (rows contiguous, cs == 1): fp32 in register transposes (16 x 16 with AVX-512,
+///    8 x 8 with AVX: kt/backend/impl/gemm_transpose.hpp), the rest R rows at a time, so R
 ///    streams run side by side, loaded in groups of at most 16 (a 32-wide AVX-512 panel
 ///    loaded at once spills: its 16-bit sources packed 2.5x slower per element than a 16-wide
 ///    panel).
@@ -50,9 +50,9 @@ void gemm_pack_host(Acc* KOKKOS_RESTRICT dst, const T* KOKKOS_RESTRICT src, std:
       const T* const s = src + std::int64_t(q) * R * rs;
       constexpr int G = R < 16 ? R : 16;
       static_assert(R % G == 0, "panel widths above 16 are multiples of 16");
-      int c0 = 0;  // columns packed in 16 x 16 register transposes, where there are some
-      if constexpr (std::is_same_v<T, float> && std::is_same_v<Acc, float> && R % 16 == 0)
-        if (cs == 1) c0 = gemm_pack_transposed16<R>(d, s, rs, kc);
+      int c0 = 0;  // columns packed in register transposes, where there are some
+      if constexpr (std::is_same_v<T, float> && std::is_same_v<Acc, float> && gemm_transposes_rows(R))
+        if (cs == 1) c0 = gemm_pack_transposed<R>(d, s, rs, kc);
       for (int c = c0; c < kc; ++c)
         for (int g = 0; g < R; g += G) {
           Acc v[G];  // all G loads before the stores: dst and src may alias as far as GCC knows

@@ -67,29 +67,29 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
   return out;
 }
 
-/// True for a small product with B transposed, at least 8 rows and at least one full panel of
-/// op(B) (the Linear forward's x · Wᵀ of a small MLP), where the CPU has AVX-512: kt's
-/// small-product path packs op(B) in register transposes and runs it in 0.4–0.85x OpenBLAS'
-/// time. With fewer rows the packing is most of the product and OpenBLAS' small kernel wins
-/// (docs/performance.md, "Transposed operands").
+/// True for a small fp32 product that kt's small path serves in place of the BLAS, on one
+/// thread:
+///  - under 0.5 MFLOP where the BLAS is an OpenBLAS core without kernels for small products
+///    and kt's kernel is as wide (BlasCore::small_on_kt): 5–50% faster, every shape measured;
+///  - with B transposed, at least 8 rows, at least one full panel of op(B) and under 1 MFLOP
+///    (the Linear forward's x · Wᵀ of a small MLP) where kt packs op(B) in 16 x 16 AVX-512
+///    transposes: 0.4–0.85x the time of OpenBLAS' AVX-512 small kernels. With fewer rows the
+///    packing is most of the product and OpenBLAS' small kernel wins.
+/// (docs/performance.md, "Transposed operands" and "Small products on 256-bit OpenBLAS cores".)
 template <class T, class C>
-bool gemm_small_transposed_b(const GemmProblem<T, C>& p) {
-#if defined(KT_IMPL_GEMM_TRANSPOSE16)
+bool gemm_small_on_kt(const GemmProblem<T, C>& p) {
+  if (!std::is_same_v<T, float> || !gemm_host_small_fits(p)) return false;
+  if (blas_core().small_on_kt) return p.flops() < 0.5e6;
   constexpr int NR = GemmTiles<Kokkos::DefaultHostExecutionSpace, gemm_acc_t<T>>::NR;
-  return std::is_same_v<T, float> && p.trans_b == Transpose::Yes && p.m >= 8 && p.n >= NR && p.flops() < 1e6 &&
-         gemm_host_small_fits(p);
-#else
-  (void)p;
-  return false;
-#endif
+  return gemm_transpose_block == 16 && p.trans_b == Transpose::Yes && p.m >= 8 && p.n >= NR && p.flops() < 1e6;
 }
 
 /// The heuristic used without benchmark mode. Products under 0.5 MFLOP run on one thread
 /// (below that a fork-join costs more than the second thread saves). Host float products go to
 /// BLAS when kt has one — threaded by kt on its own pool, it wins at every MLP shape, skinny
 /// ones (k = 10) included, where Eigen is far behind — unless that BLAS runs kernels narrower
-/// than kt's on this CPU (kt/backend/impl/blas_core.hpp) or the product is a small one with B
-/// transposed (gemm_small_transposed_b) — else to Eigen, else to kt's kernel.
+/// than kt's on this CPU (kt/backend/impl/blas_core.hpp) or the product is a small one that
+/// kt's small path runs faster (gemm_small_on_kt) — else to Eigen, else to kt's kernel.
 /// Host 16-bit products go to kt's kernel, which widens the operands while packing them: the
 /// libraries need fp32 copies first, a memory-bound pass kt's kernel does not make (ahead of
 /// widened OpenBLAS on 2 threads, level on 1). Figures behind these choices:
@@ -106,7 +106,7 @@ GemmChoice gemm_heuristic(const GemmProblem<T, C>& p, int concurrency) {
     const auto kokkos_threads = [&] { return gemm_host_small_fits(p) && p.flops() < 1e6 ? 1 : threads; };
     if constexpr (host_library_ok_v<Exec, T>) {
       if (have_blas_gemm) {
-        if (!blas_core().bypassed && !gemm_small_transposed_b(p)) return {GemmBackend::Blas, threads, 0};
+        if (!blas_core().bypassed && !gemm_small_on_kt(p)) return {GemmBackend::Blas, threads, 0};
         return {GemmBackend::Kokkos, kokkos_threads(), 0};  // kt's kernel, wider on this CPU
       }
       if (have_eigen_gemm) return {GemmBackend::Eigen, threads, 0};
