@@ -68,6 +68,22 @@ struct CrossEntropyRows {
   }
 };
 
+/// f.row(i) for each of n rows on device D. Host devices take whole blocks of Rows::B rows
+/// through f.block(i0), then the last rows one at a time; `work` is the elements of the pass.
+template <class D, class Rows>
+void for_each_row(const char* label, std::int64_t n, const Rows& f, std::int64_t work) {
+  if constexpr (is_host_accessible_v<D>) {
+    const std::int64_t blocks = n / Rows::B, rest = n - blocks * Rows::B;
+    parallel_for(D(), label, blocks + rest, KOKKOS_LAMBDA(std::int64_t b) {
+                           if (b < blocks) f.block(b * Rows::B);
+                           else f.row(blocks * Rows::B + (b - blocks));
+                         },
+                         work);
+  } else {
+    parallel_for(D(), label, n, KOKKOS_LAMBDA(std::int64_t i) { f.row(i); }, work);
+  }
+}
+
 template <class T, class D>
 void cross_entropy_forward(const Tensor<T, D>& logits, const Tensor<std::int64_t, D>& target, double smoothing,
                            std::int64_t ignore_index, const Tensor<T, D>& loss, const Tensor<compute_t<T>, D>& lse) {
@@ -75,18 +91,7 @@ void cross_entropy_forward(const Tensor<T, D>& logits, const Tensor<std::int64_t
   using C = typename Rows::C;
   const Rows f{logits.view(), loss.view(), target.view(), lse.view(), logits.size(1), ignore_index,
                C(1) - static_cast<C>(smoothing), static_cast<C>(smoothing)};
-  const std::int64_t n = target.numel();
-  if constexpr (is_host_accessible_v<D>) {
-    // Whole blocks of rows, then the last rows one at a time.
-    const std::int64_t blocks = n / Rows::B, rest = n - blocks * Rows::B;
-    parallel_for(D(), "kt::cross_entropy::forward", blocks + rest, KOKKOS_LAMBDA(std::int64_t b) {
-                           if (b < blocks) f.block(b * Rows::B);
-                           else f.row(blocks * Rows::B + (b - blocks));
-                         },
-                         logits.numel());
-  } else {
-    parallel_for(D(), "kt::cross_entropy::forward", n, KOKKOS_LAMBDA(std::int64_t i) { f.row(i); }, logits.numel());
-  }
+  for_each_row<D>("kt::cross_entropy::forward", target.numel(), f, logits.numel());
 }
 
 /// The backward pass's rows: dx[i, j] = g_i · factor · (softmax[i, j] − (1 − ε)[j = t_i] − ε/C),
@@ -144,7 +149,7 @@ Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>
   using C = typename Rows::C;
   Tensor<T, D> dx(logits.shape(), D());
   const C eps = static_cast<C>(smoothing);
-  const std::int64_t classes = logits.size(1), n = target.numel();
+  const std::int64_t classes = logits.size(1);
   const Rows f{grad.view(),
                logits.view(),
                dx.view(),
@@ -157,16 +162,7 @@ Tensor<T, D> cross_entropy_backward(const Tensor<T, D>& grad, const Tensor<T, D>
                eps / C(classes),
                grad.rank() == 1,
                factor.defined()};
-  if constexpr (is_host_accessible_v<D>) {
-    const std::int64_t blocks = n / Rows::B, rest = n - blocks * Rows::B;
-    parallel_for(D(), "kt::cross_entropy::backward", blocks + rest, KOKKOS_LAMBDA(std::int64_t b) {
-                           if (b < blocks) f.block(b * Rows::B);
-                           else f.row(blocks * Rows::B + (b - blocks));
-                         },
-                         logits.numel());
-  } else {
-    parallel_for(D(), "kt::cross_entropy::backward", n, KOKKOS_LAMBDA(std::int64_t i) { f.row(i); }, logits.numel());
-  }
+  for_each_row<D>("kt::cross_entropy::backward", target.numel(), f, logits.numel());
   return dx;
 }
 
