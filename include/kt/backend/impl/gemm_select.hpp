@@ -70,7 +70,8 @@ std::vector<GemmChoice> gemm_candidates(int concurrency) {
 /// True for a small fp32 product that kt's small path serves in place of the BLAS, on one
 /// thread:
 ///  - under 0.5 MFLOP where the BLAS is an OpenBLAS core without kernels for small products
-///    and kt's kernel is as wide (BlasCore::small_on_kt): 5–50% faster, every shape measured;
+///    and kt's kernel is as wide (BlasCore::small_on_kt): 5–50% faster at the MLP shapes
+///    measured, 4% slower at one (64 x 64 x 32 with A transposed);
 ///  - with B transposed, at least 8 rows, at least one full panel of op(B) and under 1 MFLOP
 ///    (the Linear forward's x · Wᵀ of a small MLP) where kt packs op(B) in 16 x 16 AVX-512
 ///    transposes: 0.4–0.85x the time of OpenBLAS' AVX-512 small kernels. With fewer rows the
