@@ -49,7 +49,7 @@ TEST_CASE("kt's small path serves small products where OpenBLAS' core has no ker
   // 256-bit FMA cores pack every product; kt's small path, as wide or wider, does not.
   CHECK(blas_small_products_lose("Haswell", SimdLevel::Avx2Fma));
   CHECK(blas_small_products_lose("Zen", SimdLevel::Avx2Fma));
-  CHECK(blas_small_products_lose("Zen", SimdLevel::Avx512));  // Zen 4: kept for larger products
+  CHECK(blas_small_products_lose("Zen", SimdLevel::Avx512));  // kt built for AVX-512, BLAS kept for larger products
   CHECK(blas_small_products_lose("Prescott", SimdLevel::Avx2Fma));
   // The AVX-512 cores have small-product kernels; kt's kernel without FMA or narrower: BLAS.
   CHECK_FALSE(blas_small_products_lose("SkylakeX", SimdLevel::Avx512));
