@@ -29,8 +29,8 @@
 # KT_MATRIX_SET=representative (what CI's ctest lines set) makes the default SET suite for the
 # host lines and compile_check for cuda. A named set builds at -O1 without -march (one
 # kt_compiled for the tests and the example); compile_check, library and example build with
-# nvcc at -O0:
-# on a machine without a GPU they run nothing, and nvcc's -O is only the host compiler's.
+# nvcc at -O0: on a machine without a GPU they run nothing, and nvcc's -O is only the host
+# compiler's.
 # nvcc's build of every test executable does not fit in CI's hour on two cores beside the rest.
 # The tests link kt::kt_compiled, which builds them in about half the time and compiles kt's
 # heaviest templates against that Kokkos once. Ends with one line per configuration: tests
@@ -62,8 +62,7 @@ for config in "${configs[@]}"; do
     "") target=all tests=(-E '^(cuda|compile_fail|install):') ;;
     suite) target=kt_representative_set tests=(-R '^[a-z_]+/|^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist') ;;
     compile_check) target=kt_compile_check_set tests=(-R '^(tensor|functional)/|^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist') ;;
-    library) target=kt_library_check_set tests=(-R '^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist') ;;
-    example) target=kt_example_check_set tests=(-R '^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist') ;;
+    library|example) target=kt_${set}_check_set tests=(-R '^cuda: (cuBLAS|NCCL) adapter|^examples: fashion_mnist') ;;
     *) summary+=("$config: no set '$set' (suite, compile_check, library or example)")
        continue ;;
   esac
