@@ -349,6 +349,19 @@ TEST_CASE("a BLAS GEMM runs on the requested threads and leaves the caller's thr
   CHECK(omp_get_max_threads() == 3);
   run(2);
   CHECK(omp_get_max_threads() == 3);
+  // A product OpenBLAS keeps on one thread (m·n·k up to 4 · 65536) runs without the scope, with
+  // the caller's counts in place; one multiply-add more goes through it.
+  CHECK(kt::impl::blas_gemm_runs_single(64.0 * 64 * 64));
+  CHECK_FALSE(kt::impl::blas_gemm_runs_single(64.0 * 64 * 64 + 1));
+  openblas_set_num_threads(2);
+  omp_set_num_threads(3);
+  for (const auto& small : {Case<float>(32, 64, 64, 1, N, Tr), Case<float>(64, 64, 32, 3, Tr, N, 0.5, 0.25)}) {
+    CHECK(kt_test::all_close(small.run<kt::OpenMP>(kt::GemmOptions().backend(kt::GemmBackend::Blas).threads(1)),
+                             small.reference()));
+    CHECK(openblas_get_num_threads() == 2);
+    CHECK(omp_get_max_threads() == 3);
+  }
+  openblas_set_num_threads(blas_before);
   omp_set_num_threads(omp_before);
 }
 #endif

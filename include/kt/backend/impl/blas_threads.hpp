@@ -63,6 +63,21 @@ inline const char* to_string(BlasThreading t) {
   return "unknown";
 }
 
+/// True when the linked BLAS runs a GEMM of m·n·k multiply-adds on one thread whatever its
+/// thread setting, so that a call needs no BlasThreadScope: OpenBLAS' interface threads a GEMM
+/// only above m·n·k = 65536 · GEMM_MULTITHREAD_THRESHOLD, a build option of 4 by default
+/// (interface/gemm.c). A build with a lower threshold could thread a product up to 4x smaller
+/// than this assumes, on its own count: as fast or slower, never different values. Other
+/// libraries are never assumed to stay on one thread.
+inline bool blas_gemm_runs_single(double mnk) {
+#if defined(KT_CBLAS_IS_OPENBLAS)
+  return mnk <= 65536.0 * 4;
+#else
+  (void)mnk;
+  return false;
+#endif
+}
+
 /// Runs the BLAS calls of its lifetime on `threads` threads and gives the caller back both
 /// OpenBLAS' thread count and its own omp_get_max_threads() afterwards. OpenBLAS' OpenMP build
 /// implements openblas_set_num_threads(n) as omp_set_num_threads(n) on the calling thread,
