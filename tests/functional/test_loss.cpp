@@ -161,6 +161,40 @@ TEST_CASE_TEMPLATE("cross_entropy equals nll_loss(log_softmax) bit for bit", Cas
   }
 }
 
+TEST_CASE_TEMPLATE("cross_entropy: a -inf logit, a masked class, leaves the loss finite and its gradient zero", Case,
+                   KT_ALL_FLOAT_CASES) {
+  using T = typename Case::dtype;
+  using D = typename Case::device;
+  // As PyTorch: the masked class adds exp(-inf) = 0 to the row's sum. 20 rows: host devices
+  // take 16 of them as a block and 4 one at a time. With label smoothing the masked class is
+  // part of every row's target distribution, so the loss is +inf.
+  const std::int64_t rows = 20, classes = 10, masked = 2;
+  auto values = kt::rand<double, D>({rows, classes}, 11, -3, 3).to_vector();
+  std::vector<std::int64_t> labels(rows);
+  for (std::int64_t i = 0; i < rows; ++i) {
+    values[i * classes + masked] = -std::numeric_limits<double>::infinity();
+    labels[i] = (i * 3 + 1) % classes == masked ? 0 : (i * 3 + 1) % classes;
+  }
+  const auto logits = kt::from_host<double, D>(values, {rows, classes}).template to<T>();
+  const auto target = kt::from_host<std::int64_t, D>(labels, {rows});
+  kt::Var<T, D> z(logits, true);
+  const auto none = kt::CrossEntropyOptions().reduction(Reduction::None);
+  const auto loss = kt::cross_entropy(z, target, none);
+  kt::sum(loss).backward();
+  const auto l = loss.data().template to<double>().to_vector();
+  const auto composed = kt::nll_loss(kt::log_softmax(z, 1), target, kt::NLLLossOptions().reduction(Reduction::None));
+  CHECK(l == composed.data().template to<double>().to_vector());
+  const auto g = z.grad().template to<double>().to_vector();
+  for (std::int64_t i = 0; i < rows; ++i) {
+    CAPTURE(i);
+    CHECK(std::isfinite(l[i]));
+    CHECK(l[i] > 0.0);
+    CHECK(g[i * classes + masked] == 0.0);
+  }
+  const auto smoothed = kt::cross_entropy(z, target, kt::CrossEntropyOptions(none).label_smoothing(0.1));
+  for (double v : smoothed.data().template to<double>().to_vector()) CHECK(v == std::numeric_limits<double>::infinity());
+}
+
 TEST_CASE_TEMPLATE("cross_entropy gives a row the same loss and gradient bits at any position", Case,
                    KT_ALL_FLOAT_CASES) {
   using T = typename Case::dtype;

@@ -37,7 +37,8 @@ struct CrossEntropyRows {
   std::int64_t classes, ignore_index;
   C keep, eps;
 
-  /// Row i's loss and lse from its max m, s = Σ exp(x − m) and Σ x.
+  /// Row i's loss and lse from its max m, s = Σ exp(x − m) and Σ x (`total`, read only with
+  /// label smoothing: without it a −inf logit, a class masked out, would make 0 · total NaN).
   KOKKOS_INLINE_FUNCTION void finish(std::int64_t i, C m, S s, C total) const {
     const C log_sum = RowExpSum<C, S>{m, s}.logsumexp();
     lse(i) = log_sum;
@@ -47,13 +48,15 @@ struct CrossEntropyRows {
       return;
     }
     const C picked = static_cast<C>(x(i * classes + c));
-    loss(i) = static_cast<T>(log_sum - keep * picked - eps * total / C(classes));
+    const C smoothing = eps == C(0) ? C(0) : eps * total / C(classes);
+    loss(i) = static_cast<T>(log_sum - keep * picked - smoothing);
   }
   KOKKOS_INLINE_FUNCTION void row(std::int64_t i) const {
     const std::int64_t base = i * classes;
     const auto e = row_exp_sum<T, D>(x, base, classes, 1);
     C total = 0;
-    for (std::int64_t j = 0; j < classes; ++j) total += static_cast<C>(x(base + j));
+    if (eps != C(0))
+      for (std::int64_t j = 0; j < classes; ++j) total += static_cast<C>(x(base + j));
     finish(i, e.max, e.sum, total);
   }
   KOKKOS_INLINE_FUNCTION void block(std::int64_t i0) const {
@@ -62,8 +65,9 @@ struct CrossEntropyRows {
     const std::int64_t base = i0 * classes;
     row_block_exp_sum<B, T, D>(x, base, classes, classes, 1, m, s);
     for (int r = 0; r < B; ++r) total[r] = 0;
-    for (std::int64_t j = 0; j < classes; ++j)
-      for (int r = 0; r < B; ++r) total[r] += static_cast<C>(x(base + r * classes + j));
+    if (eps != C(0))
+      for (std::int64_t j = 0; j < classes; ++j)
+        for (int r = 0; r < B; ++r) total[r] += static_cast<C>(x(base + r * classes + j));
     for (int r = 0; r < B; ++r) finish(i0 + r, m[r], s[r], total[r]);
   }
 };
