@@ -19,6 +19,7 @@
 #include "kt/core/dispatch.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/flush_denormal.hpp"
 #include "kt/core/memory.hpp"
 #include "kt/core/profiler.hpp"
 #include "kt/core/profiling.hpp"
