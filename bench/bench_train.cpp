@@ -10,7 +10,10 @@
 //
 // Kokkos' OpenMP pool is sized at start-up, so one process measures one thread count:
 // --threads=N (default: all cores) goes to kt::RuntimeOptions().threads(N) and to
-// torch::set_num_threads(N). Medians of 5 shuffled repetitions by default
+// torch::set_num_threads(N). --flush_denormal runs both with subnormal floats flushed to zero
+// (kt::set_flush_denormal before either starts its threads, which inherit it): a small MLP
+// trained on one fixed batch drives its loss towards zero and makes subnormals, each a slow
+// microcode assist. Medians of 5 shuffled repetitions by default
 // (kt_bench::default_flags). The LibTorch twin is built when CMake finds LibTorch
 // (KT_BENCH_HAVE_LIBTORCH); without it, the kt rows run alone. The kt side needs kt's
 // training layers (kt/nn, kt/optim) and is skipped when they are absent.
@@ -280,11 +283,14 @@ void summary(const kt_bench::Results& r) {
   std::fflush(stdout);
 }
 
-/// Takes --threads=N out of argv (before Kokkos and Google Benchmark read it); 0 when absent.
-int take_threads_flag(int& argc, char** argv) {
+/// Takes --threads=N and --flush_denormal out of argv (before Kokkos and Google Benchmark read
+/// them); threads 0 when absent.
+int take_own_flags(int& argc, char** argv, bool& flush_denormal) {
   int threads = 0, out = 1;
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--threads=", 10) == 0) {
+    if (std::strcmp(argv[i], "--flush_denormal") == 0) {
+      flush_denormal = true;
+    } else if (std::strncmp(argv[i], "--threads=", 10) == 0) {
       threads = std::atoi(argv[i] + 10);
       if (threads < 1) {
         std::fprintf(stderr, "bench_train: --threads needs a positive count, got '%s'\n", argv[i] + 10);
@@ -302,12 +308,18 @@ int take_threads_flag(int& argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int threads = take_threads_flag(argc, argv);
+  bool flush_denormal = false;
+  const int threads = take_own_flags(argc, argv, flush_denormal);
   setenv("OMP_PROC_BIND", "false", 0);
   setenv("OMP_PLACES", "threads", 0);
   kt::RuntimeOptions options;
   if (threads > 0) options.threads(threads);
   kt::Runtime runtime(options);  // kt_bench::run's own guard then finds Kokkos started
+  if (flush_denormal && !kt::set_flush_denormal(true)) {
+    std::fprintf(stderr, "bench_train: --flush_denormal is not supported on this CPU\n");
+    return 1;
+  }
+  benchmark::AddCustomContext("flush_denormal", flush_denormal ? "on (FTZ and DAZ)" : "off");
   g_threads = threads > 0 ? threads : static_cast<int>(kt::device_info<kt::DefaultDevice>().concurrency);
   benchmark::AddCustomContext("threads", std::to_string(g_threads) + " (kt and LibTorch)");
 #if defined(KT_BENCH_KT_VERSION)
