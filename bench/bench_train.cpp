@@ -11,9 +11,9 @@
 // Kokkos' OpenMP pool is sized at start-up, so one process measures one thread count:
 // --threads=N (default: all cores) goes to kt::RuntimeOptions().threads(N) and to
 // torch::set_num_threads(N). --flush_denormal runs both with subnormal floats flushed to zero
-// (kt::set_flush_denormal before either starts its threads, which inherit it): a small MLP
-// trained on one fixed batch drives its loss towards zero and makes subnormals, each a slow
-// microcode assist. Medians of 5 shuffled repetitions by default
+// (kt::set_flush_denormal on the main thread and kt's pool before LibTorch starts its threads,
+// which inherit it): a small MLP trained on one fixed batch drives its loss towards zero and
+// makes subnormals, each a slow microcode assist. Medians of 5 shuffled repetitions by default
 // (kt_bench::default_flags). The LibTorch twin is built when CMake finds LibTorch
 // (KT_BENCH_HAVE_LIBTORCH); without it, the kt rows run alone. The kt side needs kt's
 // training layers (kt/nn, kt/optim) and is skipped when they are absent.

@@ -32,7 +32,8 @@ std::vector<unsigned> pool_flush_bits() {
   const int threads = FlushHost().concurrency();
   std::vector<unsigned> bits(static_cast<std::size_t>(threads), 0xffffffffu);
   std::vector<std::thread::id> ids(static_cast<std::size_t>(threads));
-  Kokkos::parallel_for(Kokkos::RangePolicy<FlushHost, Kokkos::IndexType<int>>(0, threads, Kokkos::ChunkSize(1)), [&](int i) {
+  using Policy = Kokkos::RangePolicy<FlushHost, Kokkos::IndexType<int>>;
+  Kokkos::parallel_for(Policy(0, threads, Kokkos::ChunkSize(1)), [&](int i) {
     bits[static_cast<std::size_t>(i)] = _mm_getcsr() & ((1u << 15) | (1u << 6));
     ids[static_cast<std::size_t>(i)] = std::this_thread::get_id();
   });

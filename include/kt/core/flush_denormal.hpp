@@ -65,9 +65,9 @@ inline bool set_flush_denormal(bool on) {
   impl::set_thread_flush_denormal(on);
   if (Kokkos::is_initialized()) {
     using Host = Kokkos::DefaultHostExecutionSpace;
+    using Policy = Kokkos::RangePolicy<Host, Kokkos::IndexType<int>>;
     // One iteration per thread of the pool (static schedule, chunks of one): each sets its own.
-    const int threads = Host().concurrency();
-    Kokkos::parallel_for("kt::set_flush_denormal", Kokkos::RangePolicy<Host, Kokkos::IndexType<int>>(0, threads, Kokkos::ChunkSize(1)),
+    Kokkos::parallel_for("kt::set_flush_denormal", Policy(0, Host().concurrency(), Kokkos::ChunkSize(1)),
                          [on](int) { impl::set_thread_flush_denormal(on); });
     Host().fence();
   }
