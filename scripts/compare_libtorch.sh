@@ -6,7 +6,12 @@
 # round's rows and, per LibTorch, the medians of kt's and LibTorch's ms/step and their ratio,
 # for kt's eager step and for the same step through kt::StepGraph (recorded and replayed).
 #
-#   [THREADS=2] [FILTER=regex] scripts/compare_libtorch.sh [ROUNDS=3] BUILD_DIR...
+#   [THREADS=2] [FILTER=regex] [FLUSH_DENORMAL=1] scripts/compare_libtorch.sh [ROUNDS=3] BUILD_DIR...
+#
+# FLUSH_DENORMAL=1 runs every bench_train with --flush_denormal (subnormal floats flushed to zero
+# in kt and LibTorch alike): the models train on one fixed batch, and once the loss nears zero
+# subnormals slow the small steps by a share that depends on how many steps a run gets through
+# (docs/performance.md, "Subnormal floats").
 #
 # The builds (bench_train only; the twin is a benchmark-only, optional dependency):
 #   Debian's LibTorch 1.13 (apt-get install libtorch-dev; found by default):
@@ -23,8 +28,10 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 rounds=3
 if [[ "${1:-}" =~ ^[0-9]+$ ]]; then rounds=$1; shift; fi
-[ $# -gt 0 ] || { echo "usage: [THREADS=2] [FILTER=regex] $0 [ROUNDS] BUILD_DIR..." >&2; exit 2; }
+[ $# -gt 0 ] || { echo "usage: [THREADS=2] [FILTER=regex] [FLUSH_DENORMAL=1] $0 [ROUNDS] BUILD_DIR..." >&2; exit 2; }
 threads=${THREADS:-2}
+flush=() subnormals=kept
+if [ "${FLUSH_DENORMAL:-0}" = 1 ]; then flush=(--flush_denormal) subnormals=flushed; fi
 filter=${FILTER:-'^train/(784-512-512-10/batch:256|64-64-64-10/batch:32)/(adam/)?(graph/)?(kt|libtorch)/'}
 for build in "$@"; do
   [ -x "$build/bench/bench_train" ] || { echo "compare_libtorch: $build/bench/bench_train is not built" >&2; exit 2; }
@@ -36,7 +43,7 @@ family=$(sed -n 's/^cpu family[[:space:]]*: //p' /proc/cpuinfo | head -1)
 model=$(sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1)
 core=$(OPENBLAS_VERBOSE=2 "$1/bench/bench_train" --benchmark_list_tests 2>&1 | sed -n 's/^Core: //p' | head -1)
 compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$1/CMakeCache.txt" | head -1)
-echo "machine: $cpu (family $family model $model), $(nproc) CPUs; OpenBLAS core ${core:-unknown}; $threads threads"
+echo "machine: $cpu (family $family model $model), $(nproc) CPUs; OpenBLAS core ${core:-unknown}; $threads threads; subnormals $subnormals"
 echo "compiler: $("${compiler:-c++}" --version 2>/dev/null | head -1); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 # Rows of bench_train's summary table: | MLP | batch | optimizer | LibTorch ms | . | kt ms | . | ratio |
@@ -45,7 +52,7 @@ rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 for ((r = 1; r <= rounds; ++r)); do
   for build in "$@"; do
-    out=$(KT_BLAS_NOTICE=0 "$build/bench/bench_train" --threads="$threads" --benchmark_filter="$filter" 2>&1)
+    out=$(KT_BLAS_NOTICE=0 "$build/bench/bench_train" --threads="$threads" "${flush[@]}" --benchmark_filter="$filter" 2>&1)
     version=$(sed -n 's/^libtorch: \([^,]*\),.*/\1/p' <<<"$out" | head -1)
     [ "$r" -eq 1 ] && echo "$build: LibTorch ${version:-not built in}"
     # ms/step from the samples/s columns, the StepGraph's as printed (4 significant digits)
