@@ -17,6 +17,7 @@
 
 #include "kt/core/error.hpp"
 #include "kt/core/impl/host_work.hpp"
+#include "kt/core/impl/parallel_for.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -63,14 +64,9 @@ inline bool set_flush_denormal(bool on) {
              "kt::set_flush_denormal: called while a kt::StepGraph records a step; set it before the first call "
              "of the graph");
   impl::set_thread_flush_denormal(on);
-  if (Kokkos::is_initialized()) {
-    using Host = Kokkos::DefaultHostExecutionSpace;
-    using Policy = Kokkos::RangePolicy<Host, Kokkos::IndexType<int>>;
-    // One iteration per thread of the pool (static schedule, chunks of one): each sets its own.
-    Kokkos::parallel_for("kt::set_flush_denormal", Policy(0, Host().concurrency(), Kokkos::ChunkSize(1)),
-                         [on](int) { impl::set_thread_flush_denormal(on); });
-    Host().fence();
-  }
+  if (Kokkos::is_initialized())  // one piece per thread of the pool, each setting its own
+    impl::parallel_pieces("kt::set_flush_denormal", static_cast<int>(Kokkos::DefaultHostExecutionSpace().concurrency()),
+                          [on](int) { impl::set_thread_flush_denormal(on); });
   return true;
 }
 
