@@ -247,3 +247,41 @@ TEST_CASE("the Linear backward epilogue is bit-identical on OpenMP and Serial") 
 #endif
   }
 }
+
+TEST_CASE_TEMPLATE("bias and ReLU applied in the small GEMM's tile store give the two-pass form's bits", D,
+                   KT_HOST_DEVICES) {
+  // Deterministic mode runs every product on kt's kernel: on one thread (Serial) that is the
+  // small path, whose tile stores then apply the bias and activation; on a pool of several
+  // threads the packed kernel, followed by the epilogue's own pass.
+  const bool was_deterministic = kt::tuning::deterministic();
+  kt::tuning::set_deterministic(true);
+  const bool fused = D().concurrency() == 1;
+  // Partial row tiles (m 1, 5, 13, 37), partial panels narrower and wider than half a panel
+  // (n 10, 17, 40, 70), full panels (32, 64), k from 3 to 64.
+  const std::int64_t shapes[][3] = {{1, 10, 3},   {5, 17, 64},  {8, 32, 64}, {13, 40, 21},
+                                    {32, 64, 64}, {37, 70, 9}, {32, 10, 64}};
+  for (const auto& s : shapes) {
+    const std::int64_t m = s[0], n = s[1], k = s[2];
+    CAPTURE(m);
+    CAPTURE(n);
+    CAPTURE(k);
+    auto x = kt::randn<float, D>({m, k}, 40 + n), w = kt::randn<float, D>({n, k}, 41 + m);
+    auto b = kt::randn<float, D>({n}, 42);
+    const auto xw = kt::matmul(x, w, kt::MatmulOptions().transpose_b(true));
+    const auto z = xw + b;
+    kt::Profiler profiler;
+    CHECK(kt::linear(x, w, b).to_vector() == z.to_vector());
+    CHECK(kt::linear(x, w, b, kt::Activation::ReLU).to_vector() == kt::relu(z).to_vector());
+    CHECK(kt::linear_forward(x, w, b, kt::Activation::ReLU).output.to_vector() == kt::relu(z).to_vector());
+    CHECK(kt::linear(x, w, kt::Tensor<float, D>(), kt::Activation::ReLU).to_vector() == kt::relu(xw).to_vector());
+    profiler.stop();
+    std::int64_t epilogues = 0, products = 0;
+    for (const auto& row : profiler.key_averages()) {
+      if (row.kind == "kernel" && row.name == "kt::linear::epilogue") epilogues += row.count;
+      if (row.kind == "region" && row.name == "kt::gemm_kokkos") products += row.count;
+    }
+    CHECK(products == 4);
+    CHECK(epilogues == (fused ? 0 : 4));
+  }
+  kt::tuning::set_deterministic(was_deterministic);
+}

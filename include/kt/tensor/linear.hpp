@@ -15,6 +15,7 @@
 #include "kt/core/impl/compiled.hpp"
 #include "kt/tensor/activation.hpp"
 #include "kt/tensor/impl/linear_impl.hpp"
+#include "kt/tensor/impl/linear_tile_epilogue.hpp"
 #include "kt/tensor/impl/matmul_impl.hpp"
 #include "kt/tensor/impl/with_activation.hpp"
 #include "kt/tensor/tensor.hpp"
@@ -49,11 +50,15 @@ LinearForward<T, D> linear_forward(const D& exec, const Tensor<T, D>& x, const T
   KT_PROFILE_REGION("kt::linear_forward");
   impl::check_linear(x, w, b);
   LinearForward<T, D> out;
-  out.output = impl::matmul(exec, x, w, MatmulOptions().transpose_b(true));
   impl::with_activation(act, [&](auto a) {
     using Act = decltype(a);
-    if constexpr (Act::uses_input) out.pre_activation = Tensor<T, D>(out.output.shape(), exec);
-    impl::linear_epilogue<Act>(exec, out.output, b, out.pre_activation);
+    if constexpr (Act::uses_input) {
+      out.output = impl::matmul(exec, x, w, MatmulOptions().transpose_b(true));
+      out.pre_activation = Tensor<T, D>(out.output.shape(), exec);
+      impl::linear_epilogue<Act>(exec, out.output, b, out.pre_activation);
+    } else {
+      out.output = impl::linear_output<Act>(exec, x, w, b);
+    }
   });
   return out;
 }
@@ -69,8 +74,16 @@ Tensor<T, D> linear(const D& exec, const Tensor<T, D>& x, const Tensor<T, D>& w,
                     Activation act = Activation::Identity) {
   KT_PROFILE_REGION("kt::linear");
   impl::check_linear(x, w, b);
-  Tensor<T, D> y = impl::matmul(exec, x, w, MatmulOptions().transpose_b(true));
-  impl::with_activation(act, [&](auto a) { impl::linear_epilogue<decltype(a)>(exec, y, b, Tensor<T, D>()); });
+  Tensor<T, D> y;
+  impl::with_activation(act, [&](auto a) {
+    using Act = decltype(a);
+    if constexpr (Act::uses_input) {  // the pre-activation is not kept: linear_output's two passes
+      y = impl::matmul(exec, x, w, MatmulOptions().transpose_b(true));
+      impl::linear_epilogue<Act>(exec, y, b, Tensor<T, D>());
+    } else {
+      y = impl::linear_output<Act>(exec, x, w, b);
+    }
+  });
   return y;
 }
 template <class T, class D>

@@ -24,6 +24,7 @@
 #include "kt/core/device.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
+#include "kt/core/profiling.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA)
 #include "kt/backend/cuda/impl/cublas_gemm_impl.hpp"
@@ -188,6 +189,44 @@ void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptio
   if constexpr (is_host_accessible_v<Exec>)
     if (HostWork* recording = host_recording<Exec>()) return record_host_work(recording, run);
   run();
+}
+
+/// Whether `choice` runs p on kt's small path on the calling thread (gemm_host_small), as
+/// run_gemm_choice does: the Kokkos back-end on one thread (its Serial stand-in for a thread
+/// pool) or on a device of one thread, for a product gemm_host_small_fits.
+template <class Exec, class T, class C>
+bool runs_small_path(const Exec& exec, const GemmProblem<T, C>& p, const GemmChoice& choice) {
+  if constexpr (GemmTiles<Exec, gemm_acc_t<T>>::team_size == 1) {
+    if (choice.backend != GemmBackend::Kokkos || !gemm_host_small_fits(p)) return false;
+#if defined(KOKKOS_ENABLE_SERIAL)
+    if (choice.threads == 1) return true;
+#endif
+    return exec.concurrency() == 1;
+  } else {
+    return false;
+  }
+}
+
+/// Runs p with every element of C through `epi` as kt's small path stores it
+/// (gemm_host_small), when the dispatch would run p there: alpha 1, beta 0, the choice
+/// gemm_dispatch would make. Returns false, having run nothing, otherwise; the caller then runs
+/// p through gemm_dispatch and its epilogue as a pass of its own. Counted in the tuning
+/// statistics, and recorded in a host step, as gemm_dispatch's products are.
+template <class Exec, class T, class Epi>
+bool gemm_dispatch_small_fused(const Exec& exec, const GemmProblem<T, T>& p, const Epi& epi) {
+  if (p.empty() || p.k == 0 || p.alpha != 1 || p.beta != 0) return false;
+  if (!runs_small_path(exec, p, choose_gemm(exec, p, GemmOptions()))) return false;
+  if constexpr (GemmTiles<Exec, gemm_acc_t<T>>::team_size == 1 && std::is_floating_point_v<T>) {
+    const auto run = [exec, p, epi] {
+      KT_PROFILE_REGION("kt::gemm_kokkos");
+      TuningState::instance().calls[static_cast<int>(GemmBackend::Kokkos)].fetch_add(1, std::memory_order_relaxed);
+      exec.fence();  // the calling thread runs it: earlier work on exec must be done
+      gemm_host_small(p, epi);
+    };
+    if (HostWork* recording = host_recording<Exec>()) record_host_work(recording, run);
+    else run();
+  }
+  return true;
 }
 
 }  // namespace kt::impl

@@ -16,6 +16,10 @@
 /// The sums are those of the packed kernels (k ascending, one multiply-add at a time from
 /// zero), so a product gives the same bits on this path, on the packed host kernel at any
 /// thread count, and on Serial or OpenMP.
+///
+/// A caller may pass an epilogue that each element goes through as its tile is stored (the
+/// Linear forward's act(acc + bias[j]): kt/tensor/impl/linear_tile_epilogue.hpp): the tile is
+/// still in registers, so the element pass a separate epilogue makes over C is saved.
 
 #include "kt/core/impl/internal.hpp"
 
@@ -44,35 +48,56 @@ bool gemm_host_small_fits(const GemmProblem<T, C>& p) {
     return false;
 }
 
-/// out[i*ldo + j] = sum over l < k of A(i, l) * B(l, j) for i < MR, j < NR, with A(i, l) =
-/// a[i*ars + l*acs] and B(l, j) = b[l*ldb + j]: gemm_micro's loop nest, with its loop hints
-/// and its reason to be a function of its own, on operands as stored.
-template <int MR, int NR, class Acc>
+/// The small path's tile store without an epilogue (the product's alpha and beta apply).
+struct GemmNoEpilogue {
+  /// The epilogue of the W-wide panel of C's columns j0 .. j0 + nv (see LinearTileEpilogue).
+  template <int W, class T>
+  GemmNoEpilogue panel(std::int64_t, int, T*) const { return {}; }
+  /// Element (i, j) of a panel's tile, j counted from the panel's first column.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION T operator()(T acc, int) const { return acc; }
+};
+
+/// out[i*ldo + j] = epi(sum over l < k of A(i, l) * B(l, j), j) for i < MR, j < NR, with
+/// A(i, l) = a[i*ars + l*acs] and B(l, j) = b[l*ldb + j]: gemm_micro's loop nest, with its
+/// loop hints and its reason to be a function of its own, on operands as stored.
+template <int MR, int NR, class Acc, class Epi>
 KT_IMPL_GEMM_MICRO_INLINE void gemm_micro_direct(std::int64_t k, const Acc* KOKKOS_RESTRICT a, std::int64_t ars,
                                                   std::int64_t acs, const Acc* KOKKOS_RESTRICT b, std::int64_t ldb,
-                                                  Acc* KOKKOS_RESTRICT out, std::int64_t ldo) {
+                                                  Acc* KOKKOS_RESTRICT out, std::int64_t ldo, Epi epi) {
+  // The k loop is a do-while (the caller has k > 0) and the zero fill unrolled like it: as a
+  // loop that might not run, GCC 12 kept a k of 0's accumulators in memory and zero-filled
+  // them there on every call (a 1 KiB memset per 8 x 32 tile).
   Acc acc[MR][NR];
-  for (int i = 0; i < MR; ++i)
+  KT_IMPL_UNROLL_ROWS
+  for (int i = 0; i < MR; ++i) {
+    KT_IMPL_UNROLL_COLS
     for (int j = 0; j < NR; ++j) acc[i][j] = Acc(0);
-  for (std::int64_t l = 0; l < k; ++l) {
+  }
+  std::int64_t l = 0;
+  do {
     KT_IMPL_UNROLL_ROWS
     for (int i = 0; i < MR; ++i) {
       const Acc ai = a[i * ars + l * acs];
       KT_IMPL_UNROLL_COLS
       for (int j = 0; j < NR; ++j) acc[i][j] += ai * b[l * ldb + j];
     }
+  } while (++l < k);
+  KT_IMPL_UNROLL_ROWS
+  for (int i = 0; i < MR; ++i) {
+    KT_IMPL_UNROLL_COLS
+    for (int j = 0; j < NR; ++j) out[i * ldo + j] = epi(acc[i][j], j);
   }
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j) out[i * ldo + j] = acc[i][j];
 }
 
 /// The row tiles of one panel of op(B), W columns wide (nv of them valid) and `ldb` apart in
 /// `bp`, into C's columns j0 .. j0 + nv: full tiles straight into C where they can, the rest
 /// through a tile buffer and the packed kernels' epilogue (gemm_store). The partial row tile
-/// reads op(A) from `apack` (MR rows of k, zero-padded).
-template <int MR, int W, class T>
+/// reads op(A) from `apack` (MR rows of k, zero-padded). `epi` is the panel's epilogue.
+template <int MR, int W, class T, class Epi>
 void gemm_host_small_panel(const GemmProblem<T, T>& p, const T* ab, std::int64_t ars, std::int64_t acs,
-                           const T* apack, const T* bp, std::int64_t ldb, T* cb, std::int64_t j0, int nv) {
+                           const T* apack, const T* bp, std::int64_t ldb, T* cb, std::int64_t j0, int nv,
+                           const Epi& epi) {
   alignas(64) T tile[MR * W];
   const T alpha = p.alpha, beta = p.beta;
   const bool direct = alpha == T(1) && beta == T(0);
@@ -82,8 +107,8 @@ void gemm_host_small_panel(const GemmProblem<T, T>& p, const T* ab, std::int64_t
     const bool to_c = direct && mv == MR && nv == W;
     T* const out = to_c ? ct : tile;
     const std::int64_t ldo = to_c ? p.ldc : W;
-    if (mv == MR) gemm_micro_direct<MR, W>(p.k, ab + i0 * ars, ars, acs, bp, ldb, out, ldo);
-    else gemm_micro_direct<MR, W>(p.k, apack, p.k, 1, bp, ldb, out, ldo);
+    if (mv == MR) gemm_micro_direct<MR, W>(p.k, ab + i0 * ars, ars, acs, bp, ldb, out, ldo, epi);
+    else gemm_micro_direct<MR, W>(p.k, apack, p.k, 1, bp, ldb, out, ldo, epi);
     if (to_c) continue;
     for (int i = 0; i < mv; ++i) {
       T* const ci = ct + i * p.ldc;
@@ -99,8 +124,8 @@ void gemm_host_small_panel(const GemmProblem<T, T>& p, const T* ab, std::int64_t
 /// partial panel of at most NR / 2 columns is NR / 2 wide: with AVX-512's NR = 32, a 10-class
 /// output layer's products then compute 6 padding columns instead of 22 (docs/performance.md,
 /// "Narrow last panels").
-template <int MR, class T>
-void gemm_host_small_tiles(const GemmProblem<T, T>& p) {
+template <int MR, class T, class Epi>
+void gemm_host_small_tiles(const GemmProblem<T, T>& p, const Epi& epi) {
   constexpr int NR = GemmTiles<Kokkos::DefaultHostExecutionSpace, T>::NR, NH = NR / 2;
   const std::int64_t m = p.m, n = p.n, k = p.k, full = n / NR, tail = n - full * NR;
   const int tail_width = tail > NH ? NR : NH;
@@ -108,14 +133,16 @@ void gemm_host_small_tiles(const GemmProblem<T, T>& p) {
   const bool ta = p.trans_a == Transpose::Yes, tb = p.trans_b == Transpose::Yes;
   const std::int64_t ars = ta ? 1 : p.lda, acs = ta ? p.lda : 1, brs = tb ? p.ldb : 1, bcs = tb ? 1 : p.ldb;
   // The buffer: op(B)'s full panels when B is transposed (read in place otherwise), its
-  // partial panel, then one zero-padded MR x k tile of op(A) for its partial row tile.
+  // partial panel, one zero-padded MR x k tile of op(A) for its partial row tile, and NR
+  // elements for the epilogue of the partial panel.
   const std::int64_t copied_full = tb ? full : 0, tail_size = tail > 0 ? tail_width * k : 0;
   thread_local std::vector<T> buffer;
-  const std::size_t need = std::size_t(copied_full * NR * k + tail_size + MR * k);
+  const std::size_t need = std::size_t(copied_full * NR * k + tail_size + MR * k + NR);
   if (buffer.size() < need) buffer.resize(need);
   T* const bpack = buffer.data();
   T* const tpack = bpack + copied_full * NR * k;
   T* const apack = tpack + tail_size;
+  T* const epack = apack + MR * k;
   const std::int64_t partial_row = m / MR * MR;
   for (std::int64_t bi = 0; bi < p.batch; ++bi) {
     const T* const ab = p.a + bi * p.stride_a;
@@ -128,29 +155,36 @@ void gemm_host_small_tiles(const GemmProblem<T, T>& p) {
     if (tb) gemm_pack_host<NR>(bpack, bb, brs, bcs, int(full * NR), int(full), int(k), int(k * NR));
     for (std::int64_t jr = 0; jr < full; ++jr) {
       const T* const bp = tb ? bpack + jr * k * NR : bb + jr * NR;
-      gemm_host_small_panel<MR, NR>(p, ab, ars, acs, apack, bp, tb ? NR : bcs, cb, jr * NR, NR);
+      gemm_host_small_panel<MR, NR>(p, ab, ars, acs, apack, bp, tb ? NR : bcs, cb, jr * NR, NR,
+                                    epi.template panel<NR>(jr * NR, NR, epack));
     }
     if (tail == 0) continue;
     const auto tail_panel = [&](auto width) {  // packed, zero-padded, W = NH or NR wide
       constexpr int W = decltype(width)::value;
       gemm_pack_host<W>(tpack, bb + full * NR * brs, brs, bcs, int(tail), 1, int(k), int(k * W));
-      gemm_host_small_panel<MR, W>(p, ab, ars, acs, apack, tpack, W, cb, full * NR, int(tail));
+      gemm_host_small_panel<MR, W>(p, ab, ars, acs, apack, tpack, W, cb, full * NR, int(tail),
+                                   epi.template panel<W>(full * NR, int(tail), epack));
     };
     if (tail_width == NH) tail_panel(std::integral_constant<int, NH>{});
     else tail_panel(std::integral_constant<int, NR>{});
   }
 }
 
-/// Runs p (gemm_host_small_fits(p), k > 0) on the calling thread. Row tiles are the host
-/// kernel's MR rows, or two thirds of that where it pads op(A) with fewer zero rows (MR 12 or
-/// 8 with AVX-512: 32 rows are 4 x 8 instead of 3 x 12, one of them a third empty); both keep
-/// at least the 8 independent accumulators two FMA pipes of latency 4 need.
-template <class T>
-void gemm_host_small(const GemmProblem<T, T>& p) {
+/// Runs p (gemm_host_small_fits(p), k > 0) on the calling thread, each element of C through
+/// `epi` as it is stored; an epilogue other than GemmNoEpilogue needs alpha 1 and beta 0. Row
+/// tiles are the host kernel's MR rows, or two thirds of that where it pads op(A) with fewer
+/// zero rows (MR 12 or 8 with AVX-512: 32 rows are 4 x 8 instead of 3 x 12, one of them a
+/// third empty); both keep at least the 8 independent accumulators two FMA pipes of latency 4
+/// need.
+template <class T, class Epi = GemmNoEpilogue>
+void gemm_host_small(const GemmProblem<T, T>& p, const Epi& epi = {}) {
   constexpr int MR = GemmTiles<Kokkos::DefaultHostExecutionSpace, T>::MR, MR2 = MR * 2 / 3;
+  constexpr bool plain = std::is_same_v<Epi, GemmNoEpilogue>;
+  KT_REQUIRE(plain || (p.alpha == 1 && p.beta == 0),
+             "kt::impl::gemm_host_small: an epilogue needs alpha 1 and beta 0");
   const auto padded = [&](std::int64_t r) { return (p.m + r - 1) / r * r; };
-  if (padded(MR2) < padded(MR)) gemm_host_small_tiles<MR2>(p);
-  else gemm_host_small_tiles<MR>(p);
+  if (padded(MR2) < padded(MR)) gemm_host_small_tiles<MR2>(p, epi);
+  else gemm_host_small_tiles<MR>(p, epi);
 }
 
 }  // namespace kt::impl
