@@ -207,15 +207,22 @@ bool runs_small_path(const Exec& exec, const GemmProblem<T, C>& p, const GemmCho
   }
 }
 
+/// Whether gemm_dispatch, without options, runs p on kt's small path on the calling thread.
+/// Compiled once per device and dtype pair in kt_compiled (the choice instantiates every
+/// back-end), not in each caller.
+template <class Exec, class T, class C>
+bool gemm_dispatch_runs_small(const Exec& exec, const GemmProblem<T, C>& p) {
+  return !p.empty() && p.k > 0 && runs_small_path(exec, p, choose_gemm(exec, p, GemmOptions()));
+}
+
 /// Runs p with every element of C through `epi` as kt's small path stores it
-/// (gemm_host_small), when the dispatch would run p there: alpha 1, beta 0, the choice
-/// gemm_dispatch would make. Returns false, having run nothing, otherwise; the caller then runs
-/// p through gemm_dispatch and its epilogue as a pass of its own. Counted in the tuning
+/// (gemm_host_small), when the dispatch would run p there (gemm_dispatch_runs_small) and p has
+/// alpha 1 and beta 0. Returns false, having run nothing, otherwise; the caller then runs p
+/// through gemm_dispatch and its epilogue as a pass of its own. Counted in the tuning
 /// statistics, and recorded in a host step, as gemm_dispatch's products are.
 template <class Exec, class T, class Epi>
 bool gemm_dispatch_small_fused(const Exec& exec, const GemmProblem<T, T>& p, const Epi& epi) {
-  if (p.empty() || p.k == 0 || p.alpha != 1 || p.beta != 0) return false;
-  if (!runs_small_path(exec, p, choose_gemm(exec, p, GemmOptions()))) return false;
+  if (p.alpha != 1 || p.beta != 0 || !gemm_dispatch_runs_small(exec, p)) return false;
   if constexpr (GemmTiles<Exec, gemm_acc_t<T>>::team_size == 1 && std::is_floating_point_v<T>) {
     const auto run = [exec, p, epi] {
       KT_PROFILE_REGION("kt::gemm_kokkos");
@@ -233,8 +240,9 @@ bool gemm_dispatch_small_fused(const Exec& exec, const GemmProblem<T, T>& p, con
 
 // kt_compiled (kt/core/impl/compiled.hpp): the dispatch for each (operand, output) dtype pair
 // kt's tensors use, on every device.
-#define KT_ETI_GEMM_ONE_PAIR(E, T, C, KW) \
-  KW void kt::impl::gemm_dispatch<E, T, C>(const E&, const kt::GemmProblem<T, C>&, const kt::GemmOptions&);
+#define KT_ETI_GEMM_ONE_PAIR(E, T, C, KW)                                                                    \
+  KW void kt::impl::gemm_dispatch<E, T, C>(const E&, const kt::GemmProblem<T, C>&, const kt::GemmOptions&); \
+  KW bool kt::impl::gemm_dispatch_runs_small<E, T, C>(const E&, const kt::GemmProblem<T, C>&);
 #define KT_ETI_GEMM_ONE(E, KW)                                                                          \
   KT_ETI_GEMM_ONE_PAIR(E, float, float, KW) KT_ETI_GEMM_ONE_PAIR(E, double, double, KW)                 \
   KT_ETI_GEMM_ONE_PAIR(E, kt::half, kt::half, KW) KT_ETI_GEMM_ONE_PAIR(E, kt::half, float, KW)          \

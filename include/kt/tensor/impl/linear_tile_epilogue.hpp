@@ -19,28 +19,24 @@
 namespace kt::impl {
 
 /// act(acc + bias[j]) as the small path stores element j of a panel: linear_epilogue_row's
-/// arithmetic on fp32, the same bits. `bias` points at the panel's first column.
-template <class Act, bool Bias, class T>
+/// arithmetic on fp32, the same bits. Whether there is a bias is a run-time choice that the
+/// compiler hoists out of the store.
+template <class Act, class T>
 struct LinearTileEpilogue {
-  const T* bias;
+  const T* bias;  // the panel's first column's bias; null without one
 
   /// The W-wide panel of y's columns j0 .. j0 + nv: its bias in place when the panel is full,
   /// else copied into `pad`, zero-padded — a partial panel's padding columns are computed in
   /// registers (and never stored), and must not read past the bias.
   template <int W>
   LinearTileEpilogue panel(std::int64_t j0, int nv, T* pad) const {
-    if constexpr (Bias) {
-      if (nv == W) return {bias + j0};
-      for (int j = 0; j < W; ++j) pad[j] = j < nv ? bias[j0 + j] : T(0);
-      return {pad};
-    } else {
-      (void)j0, (void)nv, (void)pad;
-      return {nullptr};
-    }
+    if (bias == nullptr) return *this;
+    if (nv == W) return {bias + j0};
+    for (int j = 0; j < W; ++j) pad[j] = j < nv ? bias[j0 + j] : T(0);
+    return {pad};
   }
   KOKKOS_FORCEINLINE_FUNCTION T operator()(T acc, int j) const {
-    if constexpr (Bias) acc += bias[j];
-    return Act{}(acc);
+    return Act{}(bias != nullptr ? acc + bias[j] : acc);
   }
 };
 
@@ -64,9 +60,7 @@ Tensor<T, D> linear_output(const D& exec, const Tensor<T, D>& x, const Tensor<T,
     p.a = x.data();
     p.b = w.data();
     p.c = y.data();
-    const bool fused = b.defined() ? gemm_dispatch_small_fused(exec, p, LinearTileEpilogue<Act, true, T>{b.data()})
-                                   : gemm_dispatch_small_fused(exec, p, LinearTileEpilogue<Act, false, T>{nullptr});
-    if (fused) return y;
+    if (gemm_dispatch_small_fused(exec, p, LinearTileEpilogue<Act, T>{b.defined() ? b.data() : nullptr})) return y;
   }
   matmul_into(exec, x, w, y, plan, GemmOptions());
   linear_epilogue<Act>(exec, y, b, Tensor<T, D>());
