@@ -75,15 +75,7 @@ Tensor<T, D> linear(const D& exec, const Tensor<T, D>& x, const Tensor<T, D>& w,
   KT_PROFILE_REGION("kt::linear");
   impl::check_linear(x, w, b);
   Tensor<T, D> y;
-  impl::with_activation(act, [&](auto a) {
-    using Act = decltype(a);
-    if constexpr (Act::uses_input) {  // the pre-activation is not kept: linear_output's two passes
-      y = impl::matmul(exec, x, w, MatmulOptions().transpose_b(true));
-      impl::linear_epilogue<Act>(exec, y, b, Tensor<T, D>());
-    } else {
-      y = impl::linear_output<Act>(exec, x, w, b);
-    }
-  });
+  impl::with_activation(act, [&](auto a) { y = impl::linear_output<decltype(a)>(exec, x, w, b); });
   return y;
 }
 template <class T, class D>

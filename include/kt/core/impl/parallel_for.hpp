@@ -149,7 +149,8 @@ void parallel_reduce(const Exec& exec, const char* label, std::int64_t n, const 
 /// nothing watching (no Kokkos tool, no kt::Profiler), it is a memcpy on the calling thread,
 /// where host work is done by the time it returns anyway: Kokkos' deep_copy checks its
 /// arguments and asks for tool callbacks several times over, longer than such a copy takes
-/// (about 0.2 µs of a 15 µs recorded step's input copies, docs/performance.md).
+/// (a recorded small step's input copies: docs/performance.md, "Bias and ReLU in the small
+/// path's tile store").
 template <class Exec, class Dst, class Src>
 void copy_now(const Exec& exec, const Dst& dst, const Src& src) {
   using V = typename Dst::non_const_value_type;

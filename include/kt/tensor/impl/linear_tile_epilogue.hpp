@@ -45,13 +45,11 @@ struct LinearTileEpilogue {
 template <class Act>
 inline constexpr bool applies_in_tile_store_v = std::is_same_v<Act, op::Identity> || std::is_same_v<Act, op::Relu>;
 
-/// y = act(x · wᵀ + b) (b optional) for an activation whose derivative does not read its
-/// input: in one GEMM with the tile-store epilogue where kt's small path runs the fp32 product
-/// on the host (gemm_dispatch_small_fused), else a GEMM and linear_epilogue's pass.
+/// y = act(x · wᵀ + b) (b optional), without keeping the pre-activation: in one GEMM with the
+/// tile-store epilogue where kt's small path runs the fp32 product on the host and the
+/// activation applies there (gemm_dispatch_small_fused), else a GEMM and linear_epilogue's pass.
 template <class Act, class T, class D>
 Tensor<T, D> linear_output(const D& exec, const Tensor<T, D>& x, const Tensor<T, D>& w, const Tensor<T, D>& b) {
-  static_assert(!Act::uses_input, "kt::impl::linear_output: the activation's derivative reads its input, which "
-                "linear_output does not keep");
   MatmulPlan<T> plan = matmul_plan<T>(x.shape(), w.shape(), MatmulOptions().transpose_b(true));
   plan.gemm.beta = 0;
   Tensor<T, D> y(plan.out, exec);
