@@ -7,12 +7,13 @@
 /// kt's kernels otherwise rely on the compiler's vectoriser (kt/backend/impl/gemm_micro.hpp).
 /// A transpose is the one loop it does not vectorise: GCC 12 and Clang load the block element
 /// by element, 16 strided scalar loads per stored vector. Packing the 64 x 64 weight of a
-/// 32 x 64 x 64 product that way takes as long as the product's multiply-adds; sixteen row
-/// loads, 64 in-register shuffles and sixteen stores take a fraction of it (eight, 24 and eight
-/// for an 8 x 8 block; docs/performance.md, "Transposed operands"). Other targets keep the
-/// scalar loop.
+/// 32 x 64 x 64 product that way takes as long as the product's multiply-adds; quarter-row
+/// loads, 32 in-register shuffles and sixteen stores take a fraction of it (16 shuffles for an
+/// 8 x 8 block; docs/performance.md, "Transposed operands"). Other targets keep the scalar loop.
 
 #include "kt/core/impl/internal.hpp"
+
+#include "kt/core/impl/unroll.hpp"
 
 #include <cstdint>
 
@@ -44,56 +45,57 @@ constexpr bool gemm_transposes_rows(int r) {
 }
 
 #if defined(KT_IMPL_GEMM_TRANSPOSE16)
-/// d[c * ds + r] = s[r * rs + c] for r, c < 16: sixteen rows in, sixteen columns out. Pairs
-/// of rows interleave by element, then by pairs, then by 128-bit quarters, twice.
+/// d[c * ds + r] = s[r * rs + c] for r, c < 16. The 128-bit quarters move as they load:
+/// quarter g of register 4a + b takes row 4g + b's columns 4a .. 4a + 3 (a load and three
+/// inserts from memory), so that a 4 x 4 transpose inside every quarter (interleaves by element,
+/// then by pairs) leaves column 4a + q of all sixteen rows in register 4a + q. An insert from
+/// memory issues on either of two vector ports where a 512-bit shuffle has one: this takes 32
+/// shuffles and 48 inserts where transposing whole rows in registers takes 64 shuffles: a
+/// 64 x 64 weight packs in 0.4 of the time from L1, 0.75 from L2 (docs/performance.md,
+/// "Transposed operands").
 inline void gemm_transpose16(const float* s, std::int64_t rs, float* d, std::int64_t ds) {
-  __m512 r[16], t[16];
-  for (int i = 0; i < 16; ++i) r[i] = _mm512_loadu_ps(s + i * rs);
-  for (int i = 0; i < 8; ++i) {
-    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  __m512 a[16];
+  KT_IMPL_UNROLL_ROWS
+  for (int j = 0; j < 16; ++j) {
+    const float* q = s + (j % 4) * rs + (j / 4) * 4;
+    __m512 v = _mm512_castps128_ps512(_mm_loadu_ps(q));
+    v = _mm512_insertf32x4(v, _mm_loadu_ps(q + 4 * rs), 1);
+    v = _mm512_insertf32x4(v, _mm_loadu_ps(q + 8 * rs), 2);
+    a[j] = _mm512_insertf32x4(v, _mm_loadu_ps(q + 12 * rs), 3);
   }
-  for (int i = 0; i < 4; ++i) {
-    r[4 * i + 0] = _mm512_shuffle_ps(t[4 * i + 0], t[4 * i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    r[4 * i + 1] = _mm512_shuffle_ps(t[4 * i + 0], t[4 * i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    r[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    r[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  KT_IMPL_UNROLL_ROWS
+  for (int c = 0; c < 16; c += 4) {
+    const __m512 lo01 = _mm512_unpacklo_ps(a[c], a[c + 1]), hi01 = _mm512_unpackhi_ps(a[c], a[c + 1]);
+    const __m512 lo23 = _mm512_unpacklo_ps(a[c + 2], a[c + 3]), hi23 = _mm512_unpackhi_ps(a[c + 2], a[c + 3]);
+    _mm512_storeu_ps(d + (c + 0) * ds, _mm512_shuffle_ps(lo01, lo23, _MM_SHUFFLE(1, 0, 1, 0)));
+    _mm512_storeu_ps(d + (c + 1) * ds, _mm512_shuffle_ps(lo01, lo23, _MM_SHUFFLE(3, 2, 3, 2)));
+    _mm512_storeu_ps(d + (c + 2) * ds, _mm512_shuffle_ps(hi01, hi23, _MM_SHUFFLE(1, 0, 1, 0)));
+    _mm512_storeu_ps(d + (c + 3) * ds, _mm512_shuffle_ps(hi01, hi23, _MM_SHUFFLE(3, 2, 3, 2)));
   }
-  for (int h = 0; h < 2; ++h)
-    for (int i = 0; i < 4; ++i) {
-      t[8 * h + i] = _mm512_shuffle_f32x4(r[8 * h + i], r[8 * h + i + 4], 0x88);
-      t[8 * h + i + 4] = _mm512_shuffle_f32x4(r[8 * h + i], r[8 * h + i + 4], 0xdd);
-    }
-  for (int i = 0; i < 8; ++i) {
-    r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
-    r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
-  }
-  for (int i = 0; i < 16; ++i) _mm512_storeu_ps(d + i * ds, r[i]);
 }
 #endif
 
 #if defined(KT_IMPL_GEMM_TRANSPOSE8)
-/// d[c * ds + r] = s[r * rs + c] for r, c < 8: pairs of rows interleave by element, then by
-/// pairs, within each 128-bit half; then the halves swap places.
+/// d[c * ds + r] = s[r * rs + c] for r, c < 8, as gemm_transpose16 does it: the high half of
+/// register 4a + b takes row 4 + b's columns 4a .. 4a + 3 as it loads, then a 4 x 4 transpose
+/// inside each half leaves column 4a + q in register 4a + q (16 shuffles and eight inserts from
+/// memory, where moving the halves in registers takes 24 shuffles).
 inline void gemm_transpose8(const float* s, std::int64_t rs, float* d, std::int64_t ds) {
-  __m256 r[8], t[8];
-  for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(s + i * rs);
-  for (int i = 0; i < 4; ++i) {
-    t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  __m256 a[8];
+  KT_IMPL_UNROLL_ROWS
+  for (int j = 0; j < 8; ++j) {
+    const float* q = s + (j % 4) * rs + (j / 4) * 4;
+    a[j] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(q)), _mm_loadu_ps(q + 4 * rs), 1);
   }
-  for (int i = 0; i < 2; ++i) {
-    r[4 * i + 0] = _mm256_shuffle_ps(t[4 * i + 0], t[4 * i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    r[4 * i + 1] = _mm256_shuffle_ps(t[4 * i + 0], t[4 * i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    r[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    r[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  KT_IMPL_UNROLL_ROWS
+  for (int c = 0; c < 8; c += 4) {
+    const __m256 lo01 = _mm256_unpacklo_ps(a[c], a[c + 1]), hi01 = _mm256_unpackhi_ps(a[c], a[c + 1]);
+    const __m256 lo23 = _mm256_unpacklo_ps(a[c + 2], a[c + 3]), hi23 = _mm256_unpackhi_ps(a[c + 2], a[c + 3]);
+    _mm256_storeu_ps(d + (c + 0) * ds, _mm256_shuffle_ps(lo01, lo23, _MM_SHUFFLE(1, 0, 1, 0)));
+    _mm256_storeu_ps(d + (c + 1) * ds, _mm256_shuffle_ps(lo01, lo23, _MM_SHUFFLE(3, 2, 3, 2)));
+    _mm256_storeu_ps(d + (c + 2) * ds, _mm256_shuffle_ps(hi01, hi23, _MM_SHUFFLE(1, 0, 1, 0)));
+    _mm256_storeu_ps(d + (c + 3) * ds, _mm256_shuffle_ps(hi01, hi23, _MM_SHUFFLE(3, 2, 3, 2)));
   }
-  // r[i]: column i of rows 0-3 | column i + 4 of rows 0-3; r[i + 4] the same of rows 4-7.
-  for (int i = 0; i < 4; ++i) {
-    t[i] = _mm256_permute2f128_ps(r[i], r[i + 4], 0x20);
-    t[i + 4] = _mm256_permute2f128_ps(r[i], r[i + 4], 0x31);
-  }
-  for (int i = 0; i < 8; ++i) _mm256_storeu_ps(d + i * ds, t[i]);
 }
 #endif
 
