@@ -49,10 +49,11 @@ constexpr bool gemm_transposes_rows(int r) {
 /// quarter g of register 4a + b takes row 4g + b's columns 4a .. 4a + 3 (a load and three
 /// inserts from memory), so that a 4 x 4 transpose inside every quarter (interleaves by element,
 /// then by pairs) leaves column 4a + q of all sixteen rows in register 4a + q. An insert from
-/// memory issues on either of two vector ports where a 512-bit shuffle has one: this takes 32
-/// shuffles and 48 inserts where transposing whole rows in registers takes 64 shuffles: a
-/// 64 x 64 weight packs in 0.4 of the time from L1, 0.75 from L2 (docs/performance.md,
-/// "Transposed operands").
+/// memory issues on either of two vector ports where a 512-bit shuffle has one, so 32 shuffles
+/// and 48 inserts replace the 64 shuffles of transposing whole rows in registers. A 64 x 64
+/// weight packs in 0.4 of the time from L1 and 0.75 from L2 (docs/performance.md, "Transposed
+/// operands"). The 4 x 4 stage is spelled out again for 256-bit registers in gemm_transpose8:
+/// the intrinsics differ by width.
 inline void gemm_transpose16(const float* s, std::int64_t rs, float* d, std::int64_t ds) {
   __m512 a[16];
   KT_IMPL_UNROLL_ROWS
