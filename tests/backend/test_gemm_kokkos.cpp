@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -325,8 +326,9 @@ TEST_CASE_TEMPLATE("the small-product path gives the packed host kernel's bits",
   // A small MLP step's products (32x64x64 NT, 32x10x64 NT, 64x64x32 TN, 32x64x10 NN, ...),
   // micro-tile edges in every dimension, and last panels of op(B) at most half a panel wide
   // (computed half-width) or wider, for the panel widths of SSE2 to AVX-512.
-  const Shape3 shapes[] = {{32, 64, 64}, {32, 10, 64}, {64, 64, 32},  {10, 64, 32}, {32, 64, 10}, {1, 1, 1},
-                           {13, 17, 5},  {25, 33, 100}, {7, 48, 300}, {9, 57, 20},  {20, 41, 7}};
+  const Shape3 shapes[] = {{32, 64, 64}, {32, 10, 64},  {64, 64, 32}, {10, 64, 32}, {32, 64, 10},
+                           {1, 1, 1},    {13, 17, 5},   {25, 33, 100}, {7, 48, 300}, {9, 57, 20},
+                           {20, 41, 7},  {16, 16, 16},  {16, 17, 5},  {32, 70, 33}};
   std::uint64_t seed = 500;
   for (int t = 0; t < 8; ++t)
     for (const Shape3& s : shapes) {
@@ -350,12 +352,80 @@ TEST_CASE_TEMPLATE("the small-product path gives the packed host kernel's bits",
       const auto packed = ops.c.to_vector();
       CHECK(std::memcmp(small.data(), packed.data(), small.size() * sizeof(T)) == 0);
     }
+#if defined(__AVX512F__) && defined(__GNUC__) && !defined(__clang__)
+  // With AVX-512, A · Bᵀ with 16 or 32 rows in A and no more than B has runs swapped
+  // (kt/backend/impl/gemm_host_small_swapped.hpp): among the shapes above, a half-width and a
+  // full panel, B's rows in whole tiles of 8 and not (n 17, 70), with alpha and beta.
+  if constexpr (std::is_same_v<T, float>) {
+    kt::GemmProblem<T> nt;
+    nt.trans_b = kt::Transpose::Yes;
+    nt.m = 32, nt.n = 64, nt.k = 64;
+    CHECK(kt::impl::gemm_host_small_swaps(nt));
+    nt.m = 16;
+    CHECK(kt::impl::gemm_host_small_swaps(nt));
+    nt.m = 32, nt.n = 10;  // more rows in A than in B: packing B is cheaper
+    CHECK_FALSE(kt::impl::gemm_host_small_swaps(nt));
+    nt.m = 24, nt.n = 64;  // A's rows fill a panel partly
+    CHECK_FALSE(kt::impl::gemm_host_small_swaps(nt));
+  }
+#endif
   // Larger operands take the packed kernel: op(B) over 16 Ki elements, or op(A) over 64 Ki.
   kt::GemmProblem<T> big;
   big.m = 32, big.n = 256, big.k = 128;
   CHECK_FALSE(kt::impl::gemm_host_small_fits(big));
   big.m = 1024, big.n = 64, big.k = 128;
   CHECK_FALSE(kt::impl::gemm_host_small_fits(big));
+}
+#endif
+
+#if defined(KOKKOS_ENABLE_SERIAL)
+namespace {
+/// An epilogue as the Linear forward's (kt/tensor/impl/linear_tile_epilogue.hpp): C's column j
+/// gets max(acc + shift[j], 0), the panel's shifts in place or copied, zero-padded.
+struct ShiftReluEpilogue {
+  const float* shift;
+  template <int W>
+  ShiftReluEpilogue panel(i64 j0, int nv, float* pad) const {
+    if (nv == W) return {shift + j0};
+    for (int j = 0; j < W; ++j) pad[j] = j < nv ? shift[j0 + j] : 0.0f;
+    return {pad};
+  }
+  float operator()(float acc, int j) const {
+    const float v = acc + shift[j];
+    return v > 0.0f ? v : 0.0f;
+  }
+};
+}  // namespace
+
+TEST_CASE("the small path's epilogue gets each element's column of C, computed directly or swapped") {
+  // A · Bᵀ, the Linear forward's product: with AVX-512, shapes with m 16 or 32 and m ≤ n run
+  // as Cᵀ = B · Aᵀ, where a tile's rows are C's columns; the others directly. Either way the
+  // epilogue in the tile store must give the bits of a second pass over C.
+  const Shape3 shapes[] = {{32, 64, 64}, {32, 10, 64}, {64, 64, 32}, {13, 17, 5},
+                           {32, 70, 33}, {16, 17, 30}, {24, 40, 16}, {1, 9, 3}};
+  std::uint64_t seed = 900;
+  for (const Shape3& s : shapes) {
+    CAPTURE(s.m);
+    CAPTURE(s.n);
+    CAPTURE(s.k);
+    Operands<float, Kokkos::Serial> ops(false, true, s.m, s.n, s.k, 2, 1, false, false, seed += 3);
+    const auto shift = kt::rand<float, Kokkos::Serial>({s.n}, seed + 7, -1, 1).to_vector();
+    const auto p = ops.problem(1.0, 0.0);
+    const auto c0 = ops.c.to_vector();
+    kt::impl::gemm_host_small(p, ShiftReluEpilogue{shift.data()});
+    const auto fused = ops.c.to_vector();
+    std::memcpy(ops.c.data(), c0.data(), c0.size() * sizeof(float));
+    kt::impl::gemm_host_small(p);
+    auto two_pass = ops.c.to_vector();
+    for (i64 b = 0; b < ops.batch; ++b)
+      for (i64 i = 0; i < s.m; ++i)
+        for (i64 j = 0; j < s.n; ++j) {
+          float& c = two_pass[b * ops.sc + i * ops.ldc + j];
+          c = ShiftReluEpilogue{shift.data()}(c, int(j));
+        }
+    CHECK(std::memcmp(fused.data(), two_pass.data(), fused.size() * sizeof(float)) == 0);
+    CHECK(fused != c0);
+  }
 }
 #endif
 

@@ -11,7 +11,9 @@
 /// cannot be read in place is copied, zero-padded, into a thread-local buffer: op(B) when B is
 /// transposed (the Linear forward's weight), the last partial panel of op(B), and the last
 /// partial row tile of op(A). Each MR x NR tile accumulates over all of k in registers and is
-/// written once as alpha * acc + beta * C (beta == 0 never reads C).
+/// written once as alpha * acc + beta * C (beta == 0 never reads C). A · Bᵀ with few rows runs
+/// swapped instead, as Cᵀ = B · Aᵀ, packing A rather than B
+/// (kt/backend/impl/gemm_host_small_swapped.hpp).
 ///
 /// The sums are those of the packed kernels (k ascending, one multiply-add at a time from
 /// zero), so a product gives the same bits on this path, on the packed host kernel at any
@@ -24,9 +26,11 @@
 #include "kt/core/impl/internal.hpp"
 
 #include "kt/backend/gemm_problem.hpp"
+#include "kt/backend/impl/gemm_host_small_swapped.hpp"
 #include "kt/backend/impl/gemm_kokkos_host.hpp"
 #include "kt/backend/impl/gemm_layout.hpp"
 #include "kt/backend/impl/gemm_micro.hpp"
+#include "kt/backend/impl/gemm_micro_direct.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -46,48 +50,6 @@ bool gemm_host_small_fits(const GemmProblem<T, C>& p) {
     return p.k * p.n <= 16384 && p.m * p.k <= 65536;
   else
     return false;
-}
-
-/// The small path's tile store without an epilogue (the product's alpha and beta apply).
-struct GemmNoEpilogue {
-  /// The epilogue of the W-wide panel of C's columns j0 .. j0 + nv (see LinearTileEpilogue).
-  template <int W, class T>
-  GemmNoEpilogue panel(std::int64_t, int, T*) const { return {}; }
-  /// Element (i, j) of a panel's tile, j counted from the panel's first column.
-  template <class T>
-  KOKKOS_FORCEINLINE_FUNCTION T operator()(T acc, int) const { return acc; }
-};
-
-/// out[i*ldo + j] = epi(sum over l < k of A(i, l) * B(l, j), j) for i < MR, j < NR, with
-/// A(i, l) = a[i*ars + l*acs] and B(l, j) = b[l*ldb + j]: gemm_micro's loop nest, with its
-/// loop hints and its reason to be a function of its own, on operands as stored.
-template <int MR, int NR, class Acc, class Epi>
-KT_IMPL_GEMM_MICRO_INLINE void gemm_micro_direct(std::int64_t k, const Acc* KOKKOS_RESTRICT a, std::int64_t ars,
-                                                  std::int64_t acs, const Acc* KOKKOS_RESTRICT b, std::int64_t ldb,
-                                                  Acc* KOKKOS_RESTRICT out, std::int64_t ldo, Epi epi) {
-  // The k loop is a do-while (the caller has k > 0) and the zero fill unrolled like it: as a
-  // loop that might not run, GCC 12 kept a k of 0's accumulators in memory and zero-filled
-  // them there on every call (a 1 KiB memset per 8 x 32 tile).
-  Acc acc[MR][NR];
-  KT_IMPL_UNROLL_ROWS
-  for (int i = 0; i < MR; ++i) {
-    KT_IMPL_UNROLL_COLS
-    for (int j = 0; j < NR; ++j) acc[i][j] = Acc(0);
-  }
-  std::int64_t l = 0;
-  do {
-    KT_IMPL_UNROLL_ROWS
-    for (int i = 0; i < MR; ++i) {
-      const Acc ai = a[i * ars + l * acs];
-      KT_IMPL_UNROLL_COLS
-      for (int j = 0; j < NR; ++j) acc[i][j] += ai * b[l * ldb + j];
-    }
-  } while (++l < k);
-  KT_IMPL_UNROLL_ROWS
-  for (int i = 0; i < MR; ++i) {
-    KT_IMPL_UNROLL_COLS
-    for (int j = 0; j < NR; ++j) out[i * ldo + j] = epi(acc[i][j], j);
-  }
 }
 
 /// The row tiles of one panel of op(B), W columns wide (nv of them valid) and `ldb` apart in
@@ -175,13 +137,15 @@ void gemm_host_small_tiles(const GemmProblem<T, T>& p, const Epi& epi) {
 /// tiles are the host kernel's MR rows, or two thirds of that where it pads op(A) with fewer
 /// zero rows (MR 12 or 8 with AVX-512: 32 rows are 4 x 8 instead of 3 x 12, one of them a
 /// third empty); both keep at least the 8 independent accumulators two FMA pipes of latency 4
-/// need.
+/// need. Products that gemm_host_small_swaps runs swapped.
 template <class T, class Epi = GemmNoEpilogue>
 void gemm_host_small(const GemmProblem<T, T>& p, const Epi& epi = {}) {
   constexpr int MR = GemmTiles<Kokkos::DefaultHostExecutionSpace, T>::MR, MR2 = MR * 2 / 3;
   constexpr bool plain = std::is_same_v<Epi, GemmNoEpilogue>;
   KT_REQUIRE(plain || (p.alpha == 1 && p.beta == 0),
              "kt::impl::gemm_host_small: an epilogue needs alpha 1 and beta 0");
+  if constexpr (std::is_same_v<T, float>)
+    if (gemm_host_small_swaps(p)) return gemm_host_small_swapped(p, epi);
   const auto padded = [&](std::int64_t r) { return (p.m + r - 1) / r * r; };
   if (padded(MR2) < padded(MR)) gemm_host_small_tiles<MR2>(p, epi);
   else gemm_host_small_tiles<MR>(p, epi);

@@ -2,7 +2,8 @@
 /// \file kt/backend/impl/gemm_transpose.hpp
 /// fp32 blocks transposed in vector registers — 16 x 16 with AVX-512, 8 x 8 with AVX — for
 /// packing an operand whose rows are contiguous into column-major micro-panels (op(B) of the
-/// Linear forward's x · Wᵀ).
+/// Linear forward's x · Wᵀ), and 8 x 8 blocks for turning tiles of Cᵀ into rows of C (the
+/// small path's swapped products: kt/backend/impl/gemm_host_small_swapped.hpp).
 ///
 /// kt's kernels otherwise rely on the compiler's vectoriser (kt/backend/impl/gemm_micro.hpp).
 /// A transpose is the one loop it does not vectorise: GCC 12 and Clang load the block element
@@ -18,12 +19,12 @@
 #include <cstdint>
 
 #if !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
-#if defined(__AVX512F__)
-#include <immintrin.h>
-#define KT_IMPL_GEMM_TRANSPOSE16 1
-#elif defined(__AVX__)
+#if defined(__AVX__)  // AVX-512 builds have both block sizes
 #include <immintrin.h>
 #define KT_IMPL_GEMM_TRANSPOSE8 1
+#endif
+#if defined(__AVX512F__)
+#define KT_IMPL_GEMM_TRANSPOSE16 1
 #endif
 #endif
 
@@ -36,6 +37,13 @@ inline constexpr int gemm_transpose_block = 16;
 inline constexpr int gemm_transpose_block = 8;
 #else
 inline constexpr int gemm_transpose_block = 0;
+#endif
+
+/// Whether this build has gemm_transpose8 (any AVX target, AVX-512 included).
+#if defined(KT_IMPL_GEMM_TRANSPOSE8)
+inline constexpr bool gemm_transposes8 = true;
+#else
+inline constexpr bool gemm_transposes8 = false;
 #endif
 
 /// Whether panels of r rows pack in those blocks (the divisor is never 0: nvcc's device pass
