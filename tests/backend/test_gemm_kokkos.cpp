@@ -390,7 +390,7 @@ struct ShiftReluEpilogue {
     for (int j = 0; j < W; ++j) pad[j] = j < nv ? shift[j0 + j] : 0.0f;
     return {pad};
   }
-  float operator()(float acc, int j) const {
+  KOKKOS_INLINE_FUNCTION float operator()(float acc, int j) const {  // called from host-device code
     const float v = acc + shift[j];
     return v > 0.0f ? v : 0.0f;
   }
