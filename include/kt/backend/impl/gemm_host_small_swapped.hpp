@@ -63,7 +63,7 @@ inline void gemm_turn8(const float* s, std::int64_t rs, float* d, std::int64_t d
 /// gemm_host_small_swapped with Cᵀ's panel W = m columns wide.
 template <int W, class T, class Epi>
 void gemm_host_small_swapped_panel(const GemmProblem<T, T>& p, const Epi& epi) {
-  constexpr int MR = 8;  // rows of Cᵀ per tile: 2 x MR of the 32 registers hold its sums
+  constexpr int MR = 8;  // rows of Cᵀ per tile: the 8 x 32 tile's sums take 16 of the 32 registers
   const std::int64_t m = p.m, n = p.n, k = p.k;
   const T alpha = p.alpha, beta = p.beta;
   // The buffer: Aᵀ as one panel, MR zero-padded rows of B for the partial tile, MR epilogue
