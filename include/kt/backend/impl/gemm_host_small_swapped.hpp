@@ -60,7 +60,8 @@ inline void gemm_turn8(const float* s, std::int64_t rs, float* d, std::int64_t d
 #endif
 }
 
-/// gemm_host_small_swapped with Cᵀ's panel W = m columns wide.
+/// gemm_host_small_swapped with Cᵀ's panel W = m columns wide, whole: A's rows are packed in
+/// register transposes, and turned into C's rows 8 at a time.
 template <int W, class T, class Epi>
 void gemm_host_small_swapped_panel(const GemmProblem<T, T>& p, const Epi& epi) {
   constexpr int MR = 8;  // rows of Cᵀ per tile: the 8 x 32 tile's sums take 16 of the 32 registers
@@ -93,15 +94,17 @@ void gemm_host_small_swapped_panel(const GemmProblem<T, T>& p, const Epi& epi) {
       }
       // The epilogue in Cᵀ's layout, where row j of the tile is column j0 + j of C (one bias),
       // then alpha (plain products only: an epilogue comes with alpha 1); then the tile is
-      // turned: blocks of 8 full rows of C straight into C, the rest through `turned`.
+      // turned, straight into C's m = W rows when it is whole and C is not read, else through
+      // `turned` (the last, partial tile of B's rows, or beta != 0).
       gemm_micro_direct<MR, W, true>(k, rows, rs, 1, apack, W, tile, W, epi.template panel<MR>(j0, nv, epack));
       if (beta == T(0) && alpha != T(1))
         for (int i = 0; i < MR * W; ++i) tile[i] = alpha * tile[i];
-      const std::int64_t direct = nv == MR && beta == T(0) ? m / 8 * 8 : 0;
-      for (std::int64_t i0 = 0; i0 < direct; i0 += 8) gemm_turn8(tile + i0, W, cb + i0 * p.ldc + j0, p.ldc);
-      if (direct == m) continue;
+      if (nv == MR && beta == T(0)) {
+        for (int i0 = 0; i0 < W; i0 += 8) gemm_turn8(tile + i0, W, cb + i0 * p.ldc + j0, p.ldc);
+        continue;
+      }
       for (int i0 = 0; i0 < W; i0 += 8) gemm_turn8(tile + i0, W, turned + i0 * MR, MR);
-      for (std::int64_t i = direct; i < m; ++i) {
+      for (std::int64_t i = 0; i < m; ++i) {
         T* const ci = cb + i * p.ldc + j0;
         const T* const t = turned + i * MR;
         if (beta == T(0))
