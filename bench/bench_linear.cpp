@@ -9,6 +9,11 @@
 //
 // (medians of 5 shuffled repetitions by default, see kt_bench::default_flags). "heuristic":
 // kt's size-based GEMM choice; "tuned": benchmark mode (kt::tuning).
+//
+// The backward pass's two products alone, as kt::linear_backward runs them (at once where the
+// BLAS serves both on every thread: kt/backend/impl/gemm_pair.hpp) and in turn (two
+// kt::matmul calls), with a second table of their ratio.
+#define KT_USES_INTERNALS  // kt::impl::matmul_pair, the pair kt::linear_backward runs
 #include "bench_main.hpp"
 #include "bench_reporter.hpp"
 
@@ -27,7 +32,8 @@ struct Layer {
   double gemm_flops() const { return 2.0 * double(batch) * double(in) * double(out); }
 };
 
-const std::vector<Layer> kLayers = {{256, 784, 512}, {256, 512, 512}, {256, 512, 10}, {32, 64, 64}, {32, 64, 10}};
+const std::vector<Layer> kLayers = {{256, 784, 512}, {256, 512, 512}, {256, 512, 10}, {256, 256, 128},
+                                   {32, 64, 64},    {32, 64, 10}};
 
 kt_bench::Results g_results;
 
@@ -91,6 +97,30 @@ void unfused(benchmark::State& state, Layer l, bool backward, bool tuned) {
   set_rates(state, l, backward);
 }
 
+/// dw = dyᵀ · x and dx = dy · w alone (the heuristic's back-end), at once or in turn.
+template <class D>
+void gradient_products(benchmark::State& state, Layer l, bool paired) {
+  Operands<D> o(l);
+  const auto dw_options = kt::MatmulOptions().transpose_a(true);
+  auto step = [&] {
+    if (paired) {
+      const auto [dw, dx] = kt::impl::matmul_pair(D(), o.dy, o.x, dw_options, o.dy, o.w, kt::MatmulOptions());
+      benchmark::DoNotOptimize(dw.data());
+      benchmark::DoNotOptimize(dx.data());
+    } else {
+      const auto dw = kt::matmul(o.dy, o.x, dw_options);
+      const auto dx = kt::matmul(o.dy, o.w);
+      benchmark::DoNotOptimize(dw.data());
+      benchmark::DoNotOptimize(dx.data());
+    }
+    D().fence();
+  };
+  step();
+  for (auto _ : state) step();
+  const double it = double(state.iterations());
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * l.gemm_flops() * it / 1e9, benchmark::Counter::kIsRate);
+}
+
 std::string bench_name(const Layer& l, const std::string& variant) { return "linear/" + l.name() + "/" + variant; }
 
 void register_all() {
@@ -107,6 +137,10 @@ void register_all() {
             ->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(kt_bench::min_time(0.2));
       }
     }
+    for (bool paired : {false, true})
+      benchmark::RegisterBenchmark(bench_name(l, paired ? "grads/paired" : "grads/in-turn").c_str(),
+                                   gradient_products<D>, l, paired)
+          ->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(kt_bench::min_time(0.2));
   }
 }
 
@@ -125,6 +159,13 @@ void summary(const kt_bench::Results& r) {
                     r.counter(bench_name(l, "fused/" + suffix), "GFLOP/s"), us,
                     r.counter(bench_name(l, "unfused/" + suffix), "GFLOP/s"), fs / us);
       }
+  std::printf("\n## Summary: the backward pass's two products, at once (as kt::linear_backward runs them) and in "
+              "turn\n\n| batch x in x out | in turn GFLOP/s | at once GFLOP/s | at once / in turn |\n|---|---|---|---|\n");
+  for (const Layer& l : kLayers) {
+    const double turn = r.counter(bench_name(l, "grads/in-turn"), "GFLOP/s");
+    const double once = r.counter(bench_name(l, "grads/paired"), "GFLOP/s");
+    std::printf("| %s | %.1f | %.1f | %.2f |\n", l.name().c_str(), turn, once, once / turn);
+  }
   std::fflush(stdout);
 }
 

@@ -3,6 +3,10 @@
 #include "autograd/gradcheck.hpp"
 
 #include <kt/autograd/ops.hpp>
+#include <kt/core/profiler.hpp>
+
+#include <algorithm>
+#include <cstdint>
 
 using kt_test::gradcheck;
 
@@ -87,6 +91,43 @@ TEST_CASE_TEMPLATE("gradcheck: matmul incl. batched and broadcast", D, KT_DEVICE
   CHECK(gradcheck<D>([](const Vars<D>& v) { return kt::matmul(v[0], v[1]); }, {ba, b}));
   CHECK(gradcheck<D>([](const Vars<D>& v) { return kt::matmul(v[0], v[1]); }, {a, bb}));
   CHECK(gradcheck<D>([](const Vars<D>& v) { return kt::matmul(v[0], v[1]); }, {ba, one}));
+}
+
+TEST_CASE_TEMPLATE("matmul: both gradients of a product large enough to pair match a double reference", D,
+                   KT_DEVICES) {
+  // 128 x 192 x 160 in float: dA = C · Bᵀ and dB = Aᵀ · C are 7.9 MFLOP each, which a pool of two
+  // threads runs at once on the BLAS (kt/backend/impl/gemm_pair.hpp); finite differences would
+  // cost too much here, so the reference is the analytic gradient of sum((A · B) ⊙ C) in double.
+  const std::int64_t m = 128, k = 192, n = 160;
+  kt::Var<float, D> a(kt::rand<float, D>({m, k}, 30, -1, 1), true), b(kt::rand<float, D>({k, n}, 31, -1, 1), true);
+  const auto c = kt::rand<float, D>({m, n}, 32, -1, 1);
+  auto loss = kt::sum(kt::matmul(a, b) * kt::Var<float, D>(c));
+  kt::Profiler profiler;
+  loss.backward();
+  profiler.stop();
+  std::int64_t pairs = 0;
+  for (const auto& row : profiler.key_averages())
+    if (row.kind == "kernel" && row.name == "kt::gemm::blas_pair") pairs += row.count;
+  bool paired = false;  // on the BLAS, where the pool's threads share out (2 of them, on CI)
+  if constexpr (kt::is_host_accessible_v<D>) {
+    kt::GemmProblem<float> pa, pb;
+    pa.m = m, pa.n = k, pa.k = n;
+    pb.m = k, pb.n = n, pb.k = m;
+    paired = kt::impl::have_blas_gemm && !kt::tuning::stats().blas_bypassed &&
+             kt::impl::gemm_pair_pieces(pa, pb, int(D().concurrency())).first > 0;
+  }
+  CHECK(pairs == (paired ? 1 : 0));
+  const auto av = a.data().to_vector(), bv = b.data().to_vector(), cv = c.to_vector();
+  std::vector<double> da(std::size_t(m * k)), db(std::size_t(k * n));
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t l = 0; l < k; ++l)
+      for (std::int64_t j = 0; j < n; ++j) {
+        da[std::size_t(i * k + l)] += double(cv[std::size_t(i * n + j)]) * bv[std::size_t(l * n + j)];
+        db[std::size_t(l * n + j)] += double(av[std::size_t(i * k + l)]) * cv[std::size_t(i * n + j)];
+      }
+  const double tol = kt_test::tolerance<float>() * std::sqrt(double(std::max(m, n)));
+  CHECK(kt_test::all_close(a.grad().to_vector(), da, tol));
+  CHECK(kt_test::all_close(b.grad().to_vector(), db, tol));
 }
 
 TEST_CASE_TEMPLATE("gradcheck: softmax and log_softmax", D, KT_DEVICES) {

@@ -6,6 +6,7 @@
 
 #include <kt/kt.hpp>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,9 +14,9 @@
 
 namespace {
 
-/// A 12-6-6-3 ReLU MLP, its optimizer and a fixed batch, optionally with a loss scaler (and
-/// its scale small enough that the clean batches never overflow); two of them built alike
-/// train alike.
+/// A ReLU MLP (12-6-6-3 unless widths says otherwise) and its optimizer, optionally with a loss
+/// scaler (and its scale small enough that the clean batches never overflow); two of them built
+/// alike train alike.
 template <class D>
 struct Trainer {
   kt::nn::Sequential<float, D> model;
@@ -23,8 +24,7 @@ struct Trainer {
   bool scaled;
   kt::amp::GradScaler scaler{kt::amp::GradScalerOptions().init_scale(256).growth_interval(2)};
 
-  explicit Trainer(bool adam, bool scaled = false) : scaled(scaled) {
-    const int widths[] = {12, 6, 6, 3};
+  explicit Trainer(bool adam, bool scaled = false, std::array<int, 4> widths = {12, 6, 6, 3}) : scaled(scaled) {
     for (int l = 0; l < 3; ++l)
       model.push_back(kt::nn::Linear<float, D>(kt::nn::LinearOptions(widths[l], widths[l + 1])
                                                    .activation(l == 2 ? kt::Activation::Identity : kt::Activation::ReLU)
@@ -55,15 +55,16 @@ struct Trainer {
   }
 };
 
+/// Batch k: `rows` inputs of `width` features, and their classes among 3.
 template <class D>
-kt::Tensor<float, D> batch_x(int k) {
-  return kt::randn<float, D>({8, 12}, 1000 + static_cast<std::uint64_t>(k));
+kt::Tensor<float, D> batch_x(int k, std::int64_t rows = 8, std::int64_t width = 12) {
+  return kt::randn<float, D>({rows, width}, 1000 + static_cast<std::uint64_t>(k));
 }
 template <class D>
-kt::Tensor<std::int64_t, D> y_for(int k) {
-  std::vector<std::int64_t> y(8);
-  for (int i = 0; i < 8; ++i) y[static_cast<std::size_t>(i)] = (i * 7 + k) % 3;
-  return kt::from_host<std::int64_t, D>(y, {8});
+kt::Tensor<std::int64_t, D> y_for(int k, std::int64_t rows = 8) {
+  std::vector<std::int64_t> y(static_cast<std::size_t>(rows));
+  for (std::int64_t i = 0; i < rows; ++i) y[static_cast<std::size_t>(i)] = (i * 7 + k) % 3;
+  return kt::from_host<std::int64_t, D>(y, {rows});
 }
 
 template <class D>
@@ -130,6 +131,39 @@ TEST_CASE_TEMPLATE("kt::StepGraph replays the step as the eager step runs", D, K
     CHECK(same<D>(graphed.weights(), eager.weights()));
     if (adam) CHECK(graphed.opt->state(0).step == 6);  // step counts advance at every replay, as the eager ones do
   }
+}
+
+TEST_CASE_TEMPLATE("kt::StepGraph replays a step whose layers' gradient products run as pairs", D, KT_DEVICES) {
+  // A 192-wide hidden layer at batch 64: its weight and input gradients are 4.7 MFLOP each, which
+  // the BLAS runs at once on a pool of two threads (kt/backend/impl/gemm_pair.hpp).
+  const std::array<int, 4> widths{32, 192, 192, 3};
+  Trainer<D> eager(false, false, widths), graphed(false, false, widths);
+  auto step = kt::make_step_graph<D>(
+      [&](const kt::Tensor<float, D>& x, const kt::Tensor<std::int64_t, D>& y) { return graphed.step(x, y); });
+  std::vector<float> eager_losses, graph_losses;
+  std::int64_t pairs = 0;
+  for (int k = 0; k < 5; ++k) {
+    const auto x = batch_x<D>(k, 64, 32);
+    const auto y = y_for<D>(k, 64);
+    eager_losses.push_back(eager.step(x, y).item());
+    kt::Profiler profiler;
+    graph_losses.push_back(step(x, y).item());
+    profiler.stop();
+    for (const auto& row : profiler.key_averages())
+      if (row.kind == "kernel" && row.name == "kt::gemm::blas_pair") pairs += row.count;
+  }
+  CHECK(step.captured());
+  CHECK(same<D>(graph_losses, eager_losses));
+  CHECK(same<D>(graphed.weights(), eager.weights()));
+  bool paired = false;  // on the BLAS, where the pool's threads share out (2 of them, on CI)
+  if constexpr (kt::is_host_accessible_v<D>) {
+    kt::GemmProblem<float> dw, dx;
+    dw.m = 192, dw.n = 192, dw.k = 64;
+    dx.m = 64, dx.n = 192, dx.k = 192;
+    paired = kt::impl::have_blas_gemm && !kt::tuning::stats().blas_bypassed &&
+             kt::impl::gemm_pair_pieces(dw, dx, int(D().concurrency())).first > 0;
+  }
+  CHECK(pairs == (paired ? 5 : 0));  // one pair per step (the second layer's), replays included
 }
 
 TEST_CASE_TEMPLATE("kt::StepGraph replays a loss-scaled step, skips included, as the eager step runs", D, KT_DEVICES) {

@@ -2,8 +2,9 @@
 /// \file kt/autograd/matmul.hpp
 /// Differentiable matrix products of kt::Var: 2-D, batched 3-D, and a 2-D operand broadcast
 /// over the other's batch, as `kt::matmul` on tensors. The backward pass is two GEMMs
-/// (dA = G·Bᵀ, dB = Aᵀ·G), each skipped when that input needs no gradient; the gradient of a
-/// broadcast operand is summed over the batch by folding the batch into the GEMM's rows.
+/// (dA = G·Bᵀ, dB = Aᵀ·G), each skipped when that input needs no gradient, run at once where
+/// the back-end can (2-D operands); the gradient of a broadcast operand is summed over the
+/// batch by folding the batch into the GEMM's rows.
 ///
 ///     kt::Var<float> x(kt::randn<float>({8, 4, 3}, 0)), w(kt::randn<float>({3, 5}, 1), true);
 ///     kt::sum(kt::matmul(x, w)).backward();     // w.grad(): (3, 5), summed over the batch
@@ -18,6 +19,7 @@
 #include "kt/tensor/matmul.hpp"
 #include "kt/tensor/reduce.hpp"
 
+#include <tuple>
 #include <vector>
 
 namespace kt {
@@ -40,6 +42,12 @@ auto matmul(const A& a_, const B& b_) {
   return impl::record("kt::matmul", matmul(a.data(), b.data()), {a, b},
                       [x = a.data(), y = b.data()](const Tensor<T, D>& g, const impl::Needs& needs) {
                         std::vector<Tensor<T, D>> grads(2);
+                        if (needs[0] && needs[1] && x.rank() == 2 && y.rank() == 2) {  // independent: at once
+                          std::tie(grads[0], grads[1]) =
+                              impl::matmul_pair(D(), g, y, MatmulOptions().transpose_b(true), x, g,
+                                                MatmulOptions().transpose_a(true));
+                          return grads;
+                        }
                         if (needs[0])  // dA = G · Bᵀ
                           grads[0] = impl::unbroadcast_batch(matmul(g, y, MatmulOptions().transpose_b(true)), x.shape());
                         if (needs[1]) {  // dB = Aᵀ · G

@@ -13,6 +13,7 @@
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_dispatch.hpp"
+#include "kt/backend/impl/gemm_pair.hpp"  // compiled with the dispatch in kt_compiled
 #include "kt/core/profiling.hpp"
 
 namespace kt {

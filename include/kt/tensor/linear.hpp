@@ -21,6 +21,7 @@
 #include "kt/tensor/tensor.hpp"
 
 #include <string>
+#include <tuple>
 #include <type_traits>
 
 namespace kt {
@@ -105,8 +106,15 @@ LinearGrads<T, D, G> linear_backward(const D& exec, const Tensor<T, D>& dy, cons
   impl::linear_grad_epilogue(exec, dy, fwd.output, fwd.pre_activation, act, dz, db);
   if constexpr (std::is_same_v<G, T>) g.db = db;
   else if (has_bias) g.db = db.template to<G>(exec);
-  if (need_dw) g.dw = impl::matmul<G>(exec, dz, x, MatmulOptions().transpose_a(true));  // (out, N) · (N, in)
-  if (need_dx) g.dx = impl::matmul(exec, dz, w, MatmulOptions());                    // (N, out) · (out, in)
+  const auto dw_options = MatmulOptions().transpose_a(true);  // dw = dzᵀ · x: (out, N) · (N, in)
+  if constexpr (std::is_same_v<G, T>) {
+    if (need_dw && need_dx) {  // dx = dz · w, (N, out) · (out, in): independent of dw, so at once
+      std::tie(g.dw, g.dx) = impl::matmul_pair(exec, dz, x, dw_options, dz, w, MatmulOptions());
+      return g;
+    }
+  }
+  if (need_dw) g.dw = impl::matmul<G>(exec, dz, x, dw_options);
+  if (need_dx) g.dx = impl::matmul(exec, dz, w, MatmulOptions());
   return g;
 }
 template <class T, class D, class G = T>

@@ -118,6 +118,18 @@ void gemm_blas_pieces(const GemmProblem<T>& p, int pieces) {
   parallel_pieces(label, pieces, [&](int i) { gemm_blas_calls(gemm_piece(p, i, pieces)); });
 }
 
+/// Two independent products at once: p cut into p_pieces and q into q_pieces, one library call
+/// per piece, all in one fork-join on kt's host threads (kt/backend/impl/gemm_pair.hpp).
+template <class T>
+void gemm_blas_pair(const GemmProblem<T>& p, int p_pieces, const GemmProblem<T>& q, int q_pieces) {
+  static const std::string label = "kt::gemm::blas_pair";
+  const BlasThreadScope one_thread(1);
+  parallel_pieces(label, p_pieces + q_pieces, [&](int i) {
+    if (i < p_pieces) gemm_blas_calls(gemm_piece(p, i, p_pieces));
+    else gemm_blas_calls(gemm_piece(q, i - p_pieces, q_pieces));
+  });
+}
+
 template <class T>
 void gemm_blas(const GemmProblem<T>& p, int threads) {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>,
@@ -140,6 +152,10 @@ namespace kt::impl {
 inline constexpr bool have_blas_gemm = false;
 template <class T>
 void gemm_blas(const GemmProblem<T>&, int) {
+  KT_THROW("kt::gemm: the blas back-end is not available (no CBLAS library was found at configure time)");
+}
+template <class T>
+void gemm_blas_pair(const GemmProblem<T>&, int, const GemmProblem<T>&, int) {
   KT_THROW("kt::gemm: the blas back-end is not available (no CBLAS library was found at configure time)");
 }
 }  // namespace kt::impl

@@ -175,12 +175,10 @@ GemmChoice choose_gemm(const Exec& exec, const GemmProblem<T, C>& p, const GemmO
   return choice;
 }
 
-/// Runs a valid problem on `exec`.
+/// Runs a valid problem with k > 0 on `exec` with `choice` (from choose_gemm), counted in the
+/// tuning statistics and recorded in a host step.
 template <class Exec, class T, class C>
-void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptions& options) {
-  if (p.empty()) return;
-  if (p.k == 0) return scale_c(exec, p);
-  const GemmChoice choice = choose_gemm(exec, p, options);
+void gemm_dispatch_chosen(const Exec& exec, const GemmProblem<T, C>& p, const GemmChoice& choice) {
   const auto run = [exec, p, choice] {
     TuningState::instance().calls[static_cast<int>(choice.backend)].fetch_add(1, std::memory_order_relaxed);
     run_gemm_choice(exec, p, choice);
@@ -189,6 +187,14 @@ void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptio
   if constexpr (is_host_accessible_v<Exec>)
     if (HostWork* recording = host_recording<Exec>()) return record_host_work(recording, run);
   run();
+}
+
+/// Runs a valid problem on `exec`.
+template <class Exec, class T, class C>
+void gemm_dispatch(const Exec& exec, const GemmProblem<T, C>& p, const GemmOptions& options) {
+  if (p.empty()) return;
+  if (p.k == 0) return scale_c(exec, p);
+  gemm_dispatch_chosen(exec, p, choose_gemm(exec, p, options));
 }
 
 /// Whether `choice` runs p on kt's small path on the calling thread (gemm_host_small), as

@@ -7,6 +7,7 @@
 
 #include "kt/backend/gemm_problem.hpp"
 #include "kt/backend/impl/gemm_dispatch.hpp"
+#include "kt/backend/impl/gemm_pair.hpp"
 #include "kt/core/dtype.hpp"
 #include "kt/core/error.hpp"
 #include "kt/core/impl/parallel_for.hpp"
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace kt::impl {
 
@@ -110,6 +112,33 @@ Tensor<Out, D> matmul(const D& exec, const Tensor<T, D>& a, const Tensor<T, D>& 
   Tensor<Out, D> out(plan.out, exec);
   matmul_into(exec, a, b, out, plan, options.gemm());
   return out;
+}
+
+/// Two independent products, op(a1) op(b1) and op(a2) op(b2), as new tensors (alpha from the
+/// options; beta ignored; default back-end choice), run at once where the back-end can
+/// (gemm_dispatch_pair): a layer's weight and input gradients.
+template <class T, class D>
+std::pair<Tensor<T, D>, Tensor<T, D>> matmul_pair(const D& exec, const Tensor<T, D>& a1, const Tensor<T, D>& b1,
+                                                  const MatmulOptions& o1, const Tensor<T, D>& a2,
+                                                  const Tensor<T, D>& b2, const MatmulOptions& o2) {
+  if constexpr (std::is_integral_v<T>) {
+    return {matmul(exec, a1, b1, o1), matmul(exec, a2, b2, o2)};
+  } else {
+    KT_REQUIRE(a1.defined() && b1.defined() && a2.defined() && b2.defined(),
+               "kt::matmul: an operand is an undefined tensor");
+    MatmulPlan<T> p1 = matmul_plan<T>(a1.shape(), b1.shape(), o1), p2 = matmul_plan<T>(a2.shape(), b2.shape(), o2);
+    Tensor<T, D> c1(p1.out, exec), c2(p2.out, exec);
+    const auto bind = [](GemmProblem<T>& p, const Tensor<T, D>& a, const Tensor<T, D>& b, const Tensor<T, D>& c) {
+      p.a = a.data();
+      p.b = b.data();
+      p.c = c.data();
+      p.beta = 0;
+    };
+    bind(p1.gemm, a1, b1, c1);
+    bind(p2.gemm, a2, b2, c2);
+    gemm_dispatch_pair(exec, p1.gemm, p2.gemm);
+    return {c1, c2};
+  }
 }
 
 }  // namespace kt::impl
