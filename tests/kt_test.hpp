@@ -6,6 +6,7 @@
 
 #include <kt/kt.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <cstdint>
@@ -90,6 +91,34 @@ std::string error_of(F&& f) {
     return e.message();
   }
   return "";
+}
+
+/// How many launches of the Kokkos kernel `name` a kt::Profiler counts while f runs.
+template <class F>
+std::int64_t launches_during(const std::string& name, F&& f) {
+  kt::Profiler profiler;
+  f();
+  profiler.stop();
+  std::int64_t n = 0;
+  for (const auto& row : profiler.key_averages())
+    if (row.kind == "kernel" && row.name == name) n += row.count;
+  return n;
+}
+
+/// Whether device D runs two fp32 products of these sizes ({m, n, k} each) at once
+/// (kt/backend/impl/gemm_pair.hpp): on the BLAS, where kt does not pass over it, and where D's
+/// threads share out between them.
+template <class D>
+bool runs_as_pair(std::array<std::int64_t, 3> p, std::array<std::int64_t, 3> q) {
+  if constexpr (kt::is_host_accessible_v<D>) {
+    kt::GemmProblem<float> a, b;
+    a.m = p[0], a.n = p[1], a.k = p[2];
+    b.m = q[0], b.n = q[1], b.k = q[2];
+    return kt::impl::have_blas_gemm && !kt::tuning::stats().blas_bypassed &&
+           kt::impl::gemm_pair_pieces(a, b, static_cast<int>(D().concurrency())).first > 0;
+  } else {
+    return false;
+  }
 }
 
 }  // namespace kt_test

@@ -3,7 +3,6 @@
 #include "autograd/gradcheck.hpp"
 
 #include <kt/autograd/ops.hpp>
-#include <kt/core/profiler.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -102,20 +101,8 @@ TEST_CASE_TEMPLATE("matmul: both gradients of a product large enough to pair mat
   kt::Var<float, D> a(kt::rand<float, D>({m, k}, 30, -1, 1), true), b(kt::rand<float, D>({k, n}, 31, -1, 1), true);
   const auto c = kt::rand<float, D>({m, n}, 32, -1, 1);
   auto loss = kt::sum(kt::matmul(a, b) * kt::Var<float, D>(c));
-  kt::Profiler profiler;
-  loss.backward();
-  profiler.stop();
-  std::int64_t pairs = 0;
-  for (const auto& row : profiler.key_averages())
-    if (row.kind == "kernel" && row.name == "kt::gemm::blas_pair") pairs += row.count;
-  bool paired = false;  // on the BLAS, where the pool's threads share out (2 of them, on CI)
-  if constexpr (kt::is_host_accessible_v<D>) {
-    kt::GemmProblem<float> pa, pb;
-    pa.m = m, pa.n = k, pa.k = n;
-    pb.m = k, pb.n = n, pb.k = m;
-    paired = kt::impl::have_blas_gemm && !kt::tuning::stats().blas_bypassed &&
-             kt::impl::gemm_pair_pieces(pa, pb, int(D().concurrency())).first > 0;
-  }
+  const std::int64_t pairs = kt_test::launches_during("kt::gemm::blas_pair", [&] { loss.backward(); });
+  const bool paired = kt_test::runs_as_pair<D>({m, k, n}, {k, n, m});  // dA and dB
   CHECK(pairs == (paired ? 1 : 0));
   const auto av = a.data().to_vector(), bv = b.data().to_vector(), cv = c.to_vector();
   std::vector<double> da(std::size_t(m * k)), db(std::size_t(k * n));

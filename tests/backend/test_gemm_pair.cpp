@@ -7,7 +7,6 @@
 #include <kt/backend/gemm.hpp>
 #include <kt/backend/impl/gemm_pair.hpp>
 #include <kt/backend/tuning.hpp>
-#include <kt/core/profiler.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -81,16 +80,10 @@ std::uint64_t products_run() {
   return s.blas_calls + s.eigen_calls + s.kokkos_calls + s.cublas_calls;
 }
 
-/// Runs f under a kt::Profiler and returns how many paired BLAS launches it made.
+/// How many paired BLAS launches f made.
 template <class F>
 std::int64_t pairs_during(F&& f) {
-  kt::Profiler profiler;
-  f();
-  profiler.stop();
-  std::int64_t pairs = 0;
-  for (const auto& row : profiler.key_averages())
-    if (row.kind == "kernel" && row.name == "kt::gemm::blas_pair") pairs += row.count;
-  return pairs;
+  return kt_test::launches_during("kt::gemm::blas_pair", f);
 }
 
 }  // namespace
@@ -123,10 +116,7 @@ TEST_CASE_TEMPLATE("a layer's gradient products run at once on the BLAS, with ea
   // threads are above kGemmPairMinPieceFlops.
   LayerGrads<D> g(128, 160, 192);
   kt::tuning::clear();
-  bool paired = false;  // on the BLAS, with the pool's threads shared out (checked above)
-  if constexpr (kt::is_host_accessible_v<D>)
-    paired = kt::impl::have_blas_gemm && !kt::tuning::stats().blas_bypassed &&
-             kt::impl::gemm_pair_pieces(g.dw_problem(), g.dx_problem(), int(D().concurrency())) != Pieces{0, 0};
+  const bool paired = kt_test::runs_as_pair<D>({g.out, g.in, g.rows}, {g.rows, g.in, g.out});
   CAPTURE(paired);
   CHECK(pairs_during([&] { kt::impl::gemm_dispatch_pair(D(), g.dw_problem(), g.dx_problem()); }) == (paired ? 1 : 0));
   CHECK(products_run() == 2);

@@ -146,23 +146,13 @@ TEST_CASE_TEMPLATE("kt::StepGraph replays a step whose layers' gradient products
     const auto x = batch_x<D>(k, 64, 32);
     const auto y = y_for<D>(k, 64);
     eager_losses.push_back(eager.step(x, y).item());
-    kt::Profiler profiler;
-    graph_losses.push_back(step(x, y).item());
-    profiler.stop();
-    for (const auto& row : profiler.key_averages())
-      if (row.kind == "kernel" && row.name == "kt::gemm::blas_pair") pairs += row.count;
+    pairs += kt_test::launches_during("kt::gemm::blas_pair", [&] { graph_losses.push_back(step(x, y).item()); });
   }
   CHECK(step.captured());
   CHECK(same<D>(graph_losses, eager_losses));
   CHECK(same<D>(graphed.weights(), eager.weights()));
-  bool paired = false;  // on the BLAS, where the pool's threads share out (2 of them, on CI)
-  if constexpr (kt::is_host_accessible_v<D>) {
-    kt::GemmProblem<float> dw, dx;
-    dw.m = 192, dw.n = 192, dw.k = 64;
-    dx.m = 64, dx.n = 192, dx.k = 192;
-    paired = kt::impl::have_blas_gemm && !kt::tuning::stats().blas_bypassed &&
-             kt::impl::gemm_pair_pieces(dw, dx, int(D().concurrency())).first > 0;
-  }
+  // dw = dzᵀ · x and dx = dz · w of the 192-wide layer: paired where two threads share out.
+  const bool paired = kt_test::runs_as_pair<D>({192, 192, 64}, {64, 192, 192});
   CHECK(pairs == (paired ? 5 : 0));  // one pair per step (the second layer's), replays included
 }
 
