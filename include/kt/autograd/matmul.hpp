@@ -16,6 +16,7 @@
 #include "kt/autograd/impl/operand.hpp"
 #include "kt/autograd/impl/record.hpp"
 #include "kt/autograd/var.hpp"
+#include "kt/core/profiling.hpp"
 #include "kt/tensor/matmul.hpp"
 #include "kt/tensor/reduce.hpp"
 
@@ -43,6 +44,7 @@ auto matmul(const A& a_, const B& b_) {
                       [x = a.data(), y = b.data()](const Tensor<T, D>& g, const impl::Needs& needs) {
                         std::vector<Tensor<T, D>> grads(2);
                         if (needs[0] && needs[1] && x.rank() == 2 && y.rank() == 2) {  // independent: at once
+                          KT_PROFILE_REGION("kt::matmul");  // one region for both, as the product's one
                           std::tie(grads[0], grads[1]) =
                               impl::matmul_pair(D(), g, y, MatmulOptions().transpose_b(true), x, g,
                                                 MatmulOptions().transpose_a(true));
