@@ -127,6 +127,22 @@ TEST_CASE_TEMPLATE("a layer's gradient products run at once on the BLAS, with ea
   CHECK(kt_test::all_close(g.dx.to_vector(), rdx, tol));
 }
 
+#if defined(KT_ENABLE_CBLAS)
+TEST_CASE("BLAS calls of a pair, cut for any share of the threads, match a double reference") {
+  // The pieces' indices run through p's and then q's: every share must cover both products.
+  for (const Pieces& share : {Pieces{1, 1}, Pieces{2, 1}, Pieces{1, 3}, Pieces{2, 2}}) {
+    CAPTURE(share.first);
+    CAPTURE(share.second);
+    LayerGrads<kt::Serial> g(70, 100, 90);
+    kt::impl::gemm_blas_pair(g.dw_problem(), share.first, g.dx_problem(), share.second);
+    const auto [rdw, rdx] = g.reference();
+    const double tol = kt_test::tolerance<float>() * std::sqrt(91.0);
+    CHECK(kt_test::all_close(g.dw.to_vector(), rdw, tol));
+    CHECK(kt_test::all_close(g.dx.to_vector(), rdx, tol));
+  }
+}
+#endif
+
 TEST_CASE_TEMPLATE("a pair runs in turn in deterministic mode, bit for bit as each product alone", D, KT_DEVICES) {
   LayerGrads<D> g(64, 80, 96);
   kt::tuning::set_deterministic(true);
