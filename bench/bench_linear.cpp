@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -103,17 +104,11 @@ void gradient_products(benchmark::State& state, Layer l, bool paired) {
   Operands<D> o(l);
   const auto dw_options = kt::MatmulOptions().transpose_a(true);
   auto step = [&] {
-    if (paired) {
-      const auto [dw, dx] = kt::impl::matmul_pair(D(), o.dy, o.x, dw_options, o.dy, o.w, kt::MatmulOptions());
-      benchmark::DoNotOptimize(dw.data());
-      benchmark::DoNotOptimize(dx.data());
-    } else {
-      const auto dw = kt::matmul(o.dy, o.x, dw_options);
-      const auto dx = kt::matmul(o.dy, o.w);
-      benchmark::DoNotOptimize(dw.data());
-      benchmark::DoNotOptimize(dx.data());
-    }
+    const auto [dw, dx] = paired ? kt::impl::matmul_pair(D(), o.dy, o.x, dw_options, o.dy, o.w, kt::MatmulOptions())
+                                 : std::pair(kt::matmul(o.dy, o.x, dw_options), kt::matmul(o.dy, o.w));
     D().fence();
+    benchmark::DoNotOptimize(dw.data());
+    benchmark::DoNotOptimize(dx.data());
   };
   step();
   for (auto _ : state) step();

@@ -87,6 +87,15 @@ void matmul_integer(const Exec& exec, const GemmProblem<T>& p) {
   }, p.batch * m * n * (k + 1));
 }
 
+/// Runs a checked plan's GEMM with its pointers bound: integer products on their own kernel,
+/// the others through the dispatch.
+template <class T, class C, class D>
+void run_matmul(const D& exec, const GemmProblem<T, C>& p, const GemmOptions& options) {
+  if (p.empty()) return;
+  if constexpr (std::is_integral_v<T>) matmul_integer(exec, p);
+  else gemm_dispatch(exec, p, options);
+}
+
 /// out = alpha op(a) op(b) + beta out for a checked plan; out has plan.out's shape (and dtype C:
 /// an fp32 out of 16-bit operands keeps the fp32 accumulation unrounded).
 template <class T, class C, class D>
@@ -96,22 +105,39 @@ void matmul_into(const D& exec, const Tensor<T, D>& a, const Tensor<T, D>& b, co
   p.a = a.data();
   p.b = b.data();
   p.c = out.data();
-  if (p.empty()) return;
-  if constexpr (std::is_integral_v<T>) matmul_integer(exec, p);
-  else gemm_dispatch(exec, p, options);
+  run_matmul(exec, p, options);
+}
+
+/// A product into a new tensor: its output (shape and dtype Out from the plan) and its GEMM,
+/// every pointer bound and beta 0.
+template <class Out, class T, class D>
+struct MatmulCall {
+  GemmProblem<T, Out> gemm;
+  Tensor<Out, D> out;
+};
+
+/// op(a) op(b) checked, planned and given its output: what matmul and matmul_pair run.
+template <class Out, class T, class D>
+MatmulCall<Out, T, D> matmul_call(const D& exec, const Tensor<T, D>& a, const Tensor<T, D>& b,
+                                  const MatmulOptions& options) {
+  KT_REQUIRE(a.defined(), "kt::matmul: the left operand is an undefined tensor");
+  KT_REQUIRE(b.defined(), "kt::matmul: the right operand is an undefined tensor");
+  const MatmulPlan<T, Out> plan = matmul_plan<T, Out>(a.shape(), b.shape(), options);
+  MatmulCall<Out, T, D> call{plan.gemm, Tensor<Out, D>(plan.out, exec)};
+  call.gemm.a = a.data();
+  call.gemm.b = b.data();
+  call.gemm.c = call.out.data();
+  call.gemm.beta = 0;
+  return call;
 }
 
 /// A new tensor op(a) op(b) (alpha from options; beta ignored) of dtype C: T, or float for
 /// 16-bit T (the fp32 accumulation unrounded: gemm_output_ok_v).
 template <class C = void, class T, class D, class Out = std::conditional_t<std::is_void_v<C>, T, C>>
 Tensor<Out, D> matmul(const D& exec, const Tensor<T, D>& a, const Tensor<T, D>& b, const MatmulOptions& options) {
-  KT_REQUIRE(a.defined(), "kt::matmul: the left operand is an undefined tensor");
-  KT_REQUIRE(b.defined(), "kt::matmul: the right operand is an undefined tensor");
-  MatmulPlan<T, Out> plan = matmul_plan<T, Out>(a.shape(), b.shape(), options);
-  plan.gemm.beta = 0;
-  Tensor<Out, D> out(plan.out, exec);
-  matmul_into(exec, a, b, out, plan, options.gemm());
-  return out;
+  const MatmulCall<Out, T, D> call = matmul_call<Out>(exec, a, b, options);
+  run_matmul(exec, call.gemm, options.gemm());
+  return call.out;
 }
 
 /// Two independent products, op(a1) op(b1) and op(a2) op(b2), as new tensors (alpha from the
@@ -124,20 +150,9 @@ std::pair<Tensor<T, D>, Tensor<T, D>> matmul_pair(const D& exec, const Tensor<T,
   if constexpr (std::is_integral_v<T>) {
     return {matmul(exec, a1, b1, o1), matmul(exec, a2, b2, o2)};
   } else {
-    KT_REQUIRE(a1.defined() && b1.defined() && a2.defined() && b2.defined(),
-               "kt::matmul: an operand is an undefined tensor");
-    MatmulPlan<T> p1 = matmul_plan<T>(a1.shape(), b1.shape(), o1), p2 = matmul_plan<T>(a2.shape(), b2.shape(), o2);
-    Tensor<T, D> c1(p1.out, exec), c2(p2.out, exec);
-    const auto bind = [](GemmProblem<T>& p, const Tensor<T, D>& a, const Tensor<T, D>& b, const Tensor<T, D>& c) {
-      p.a = a.data();
-      p.b = b.data();
-      p.c = c.data();
-      p.beta = 0;
-    };
-    bind(p1.gemm, a1, b1, c1);
-    bind(p2.gemm, a2, b2, c2);
-    gemm_dispatch_pair(exec, p1.gemm, p2.gemm);
-    return {c1, c2};
+    const MatmulCall<T, T, D> first = matmul_call<T>(exec, a1, b1, o1), second = matmul_call<T>(exec, a2, b2, o2);
+    gemm_dispatch_pair(exec, first.gemm, second.gemm);
+    return {first.out, second.out};
   }
 }
 
